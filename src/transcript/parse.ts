@@ -1,0 +1,261 @@
+/**
+ * One transcript line -> entries. Pure: no I/O, no clock.
+ * Dispatches on `type`, ignores unknown types and fields, never throws.
+ */
+import type { AssistantBlock, EntryBase, TranscriptEntry, Usage } from './types.js'
+
+/** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
+export const RESULT_TEXT_CAP = 8_000
+
+export interface ParsedLine {
+  entries: TranscriptEntry[]
+  /** False when the line was not a JSON object or its shape was unusable. */
+  ok: boolean
+}
+
+const SKIPPED: ParsedLine = { entries: [], ok: false }
+
+type Json = Record<string, unknown>
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0
+}
+
+export function parseLine(text: string, line: number): ParsedLine {
+  const trimmed = text.trim()
+  if (trimmed === '') return { entries: [], ok: true }
+  if (trimmed[0] !== '{') return SKIPPED
+  let record: unknown
+  try {
+    record = JSON.parse(trimmed)
+  } catch {
+    return SKIPPED
+  }
+  if (!isObject(record)) return SKIPPED
+  try {
+    return parseRecord(record, line)
+  } catch {
+    return SKIPPED
+  }
+}
+
+function envelope(r: Json, line: number): EntryBase {
+  const base: EntryBase = { line, sidechain: r.isSidechain === true }
+  const uuid = str(r.uuid)
+  if (uuid !== undefined) base.uuid = uuid
+  const ts = str(r.timestamp)
+  if (ts !== undefined) base.timestamp = ts
+  const cwd = str(r.cwd)
+  if (cwd !== undefined) base.cwd = cwd
+  const branch = str(r.gitBranch)
+  if (branch !== undefined) base.gitBranch = branch
+  const version = str(r.version)
+  if (version !== undefined) base.version = version
+  return base
+}
+
+function parseRecord(r: Json, line: number): ParsedLine {
+  const type = str(r.type)
+  if (type === undefined) return SKIPPED
+  const base = envelope(r, line)
+  switch (type) {
+    case 'user':
+      return parseUser(r, base)
+    case 'assistant':
+      return parseAssistant(r, base)
+    case 'system':
+      return parseSystem(r, base)
+    case 'summary': {
+      const title = str(r.summary)
+      return { ok: true, entries: title ? [{ ...base, kind: 'title', title, source: 'summary' }] : [] }
+    }
+    case 'custom-title':
+    case 'ai-title': {
+      const title = str(r.customTitle) ?? str(r.aiTitle) ?? str(r.title)
+      const source = type === 'custom-title' ? 'custom-title' : 'ai-title'
+      return { ok: true, entries: title ? [{ ...base, kind: 'title', title, source }] : [] }
+    }
+    case 'last-prompt': {
+      const lp = str(r.lastPrompt)
+      return { ok: true, entries: lp ? [{ ...base, kind: 'last_prompt', text: lp }] : [] }
+    }
+    case 'pr-link': {
+      const url = str(r.prUrl)
+      if (!url) return { ok: true, entries: [] }
+      const entry: TranscriptEntry = { ...base, kind: 'pr_link', url }
+      if (typeof r.prNumber === 'number') entry.number = r.prNumber
+      return { ok: true, entries: [entry] }
+    }
+    default:
+      return { ok: true, entries: [{ ...base, kind: 'other', type }] }
+  }
+}
+
+function parseSystem(r: Json, base: EntryBase): ParsedLine {
+  const subtype = str(r.subtype) ?? ''
+  if (subtype === 'compact_boundary' || subtype === 'microcompact_boundary') {
+    const micro = subtype === 'microcompact_boundary'
+    const meta = isObject(r.compactMetadata) ? r.compactMetadata : isObject(r.microcompactMetadata) ? r.microcompactMetadata : {}
+    const entry: TranscriptEntry = { ...base, kind: 'compact_boundary', micro }
+    const trigger = str(meta.trigger)
+    if (trigger !== undefined) entry.trigger = trigger
+    if (typeof meta.preTokens === 'number') entry.preTokens = meta.preTokens
+    return { ok: true, entries: [entry] }
+  }
+  return { ok: true, entries: [{ ...base, kind: 'other', type: subtype ? `system/${subtype}` : 'system' }] }
+}
+
+function parseAssistant(r: Json, base: EntryBase): ParsedLine {
+  const message = r.message
+  if (!isObject(message)) return SKIPPED
+  const content = message.content
+  const blocks: unknown[] = Array.isArray(content) ? content : typeof content === 'string' ? [{ type: 'text', text: content }] : []
+  const usage = parseUsage(message.usage)
+  const model = str(message.model)
+  const messageId = str(message.id)
+  const apiError = r.isApiErrorMessage === true || model === '<synthetic>'
+  const entries: TranscriptEntry[] = []
+  for (const raw of blocks) {
+    const block = parseAssistantBlock(raw)
+    if (!block) continue
+    const entry: TranscriptEntry = { ...base, kind: 'assistant', block, apiError }
+    if (messageId !== undefined) entry.messageId = messageId
+    if (model !== undefined) entry.model = model
+    if (usage) entry.usage = usage
+    entries.push(entry)
+  }
+  return { ok: true, entries }
+}
+
+function parseAssistantBlock(raw: unknown): AssistantBlock | undefined {
+  if (!isObject(raw)) return undefined
+  switch (raw.type) {
+    case 'text':
+      return typeof raw.text === 'string' ? { type: 'text', text: raw.text } : undefined
+    case 'thinking':
+    case 'redacted_thinking':
+      return { type: 'thinking' }
+    case 'tool_use':
+    case 'server_tool_use': {
+      const id = str(raw.id)
+      const name = str(raw.name)
+      if (!id || !name) return undefined
+      return { type: 'tool_use', id, name, input: isObject(raw.input) ? raw.input : {} }
+    }
+    default:
+      return undefined
+  }
+}
+
+function parseUsage(u: unknown): Usage | undefined {
+  if (!isObject(u)) return undefined
+  return {
+    input: num(u.input_tokens),
+    output: num(u.output_tokens),
+    cacheRead: num(u.cache_read_input_tokens),
+    cacheCreation: num(u.cache_creation_input_tokens),
+  }
+}
+
+function parseUser(r: Json, base: EntryBase): ParsedLine {
+  const message = r.message
+  if (!isObject(message)) return SKIPPED
+  const content = message.content
+  if (r.isCompactSummary === true) return { ok: true, entries: [{ ...base, kind: 'compact_summary' }] }
+
+  if (Array.isArray(content)) {
+    const results = content.filter((b): b is Json => isObject(b) && b.type === 'tool_result')
+    if (results.length > 0) {
+      const entries: TranscriptEntry[] = []
+      for (const b of results) {
+        const toolUseId = str(b.tool_use_id)
+        if (!toolUseId) continue
+        entries.push({
+          ...base,
+          kind: 'tool_result',
+          toolUseId,
+          isError: b.is_error === true,
+          text: resultText(b.content),
+          // toolUseResult describes the line's (single) result; with several results it is ambiguous.
+          result: results.length === 1 ? r.toolUseResult : undefined,
+        })
+      }
+      return { ok: true, entries }
+    }
+  }
+
+  const text = Array.isArray(content)
+    ? content
+        .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('\n')
+    : typeof content === 'string'
+      ? content
+      : undefined
+  if (text === undefined) return SKIPPED
+
+  const origin = isObject(r.origin) ? str(r.origin.kind) : undefined
+  if (r.isMeta === true) return note(base, 'meta')
+  if (origin !== undefined && origin !== 'human') return note(base, origin === 'task-notification' ? 'task-notification' : 'other')
+  return { ok: true, entries: [classifyUserText(text, base)] }
+}
+
+function note(base: EntryBase, kind: 'meta' | 'command-output' | 'interrupt' | 'task-notification' | 'hook-context' | 'teammate' | 'other'): ParsedLine {
+  return { ok: true, entries: [{ ...base, kind: 'note', note: kind }] }
+}
+
+/** Built-in slash commands that manage the session rather than ask for work. */
+const HOUSEKEEPING_COMMANDS = new Set([
+  'compact', 'clear', 'model', 'resume', 'config', 'cost', 'context', 'login', 'logout', 'exit', 'quit', 'help',
+  'status', 'mcp', 'hooks', 'permissions', 'memory', 'doctor', 'ide', 'theme', 'vim', 'terminal-setup', 'usage',
+  'agents', 'plugin', 'plugins', 'rewind', 'export', 'statusline', 'add-dir', 'bashes', 'todos', 'effort', 'fast',
+])
+
+const COMPACT_SUMMARY_PREFIX = 'This session is being continued from a previous conversation'
+
+/** Wrappers around typed text that Claude Code or the IDE add; removed before judging the text. */
+const WRAPPER_BLOCKS = /<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g
+
+export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry {
+  const text = raw.replace(WRAPPER_BLOCKS, '').trim()
+  if (text === '') return { ...base, kind: 'note', note: 'hook-context' }
+  if (text.startsWith(COMPACT_SUMMARY_PREFIX)) return { ...base, kind: 'compact_summary' }
+  if (/^\[Request interrupted by user/.test(text)) return { ...base, kind: 'note', note: 'interrupt' }
+  if (/^<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input|local-command-caveat)>/.test(text)) {
+    return { ...base, kind: 'note', note: 'command-output' }
+  }
+  if (text.startsWith('<task-notification>') || text.startsWith('<agent-notification>')) {
+    return { ...base, kind: 'note', note: 'task-notification' }
+  }
+  if (text.startsWith('<teammate-message')) return { ...base, kind: 'note', note: 'teammate' }
+  const command = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text)
+  if (command && command[1]) {
+    const name = command[1]
+    if (HOUSEKEEPING_COMMANDS.has(name)) return { ...base, kind: 'note', note: 'command-output' }
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? ''
+    return { ...base, kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, command: name }
+  }
+  return { ...base, kind: 'prompt', text }
+}
+
+function resultText(content: unknown): string {
+  let out = ''
+  if (typeof content === 'string') out = content
+  else if (Array.isArray(content)) {
+    for (const b of content) {
+      if (isObject(b) && b.type === 'text' && typeof b.text === 'string') {
+        out += (out ? '\n' : '') + b.text
+        if (out.length > RESULT_TEXT_CAP) break
+      }
+    }
+  }
+  return out.length > RESULT_TEXT_CAP ? out.slice(0, RESULT_TEXT_CAP) : out
+}

@@ -1,0 +1,109 @@
+/**
+ * The entries a transcript line becomes. One JSONL line can yield several entries
+ * (a user line with two tool results), or none (records we only count).
+ */
+
+/** Fields every conversation entry carries, taken from the line's envelope. */
+export interface EntryBase {
+  /** 1-based line number within the file (counted from the start of the file). */
+  line: number
+  uuid?: string
+  timestamp?: string
+  cwd?: string
+  gitBranch?: string
+  version?: string
+  /** True for subagent lines; they never count as the user's words. */
+  sidechain: boolean
+}
+
+export interface PromptEntry extends EntryBase {
+  kind: 'prompt'
+  /** What the user typed, with system reminders and IDE wrappers removed. */
+  text: string
+  /** A slash command the user ran (`/review`), when the prompt was one. */
+  command?: string
+}
+
+export type AssistantBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking' }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+
+export interface AssistantEntry extends EntryBase {
+  kind: 'assistant'
+  messageId?: string
+  model?: string
+  block: AssistantBlock
+  usage?: Usage
+  /** Synthetic API-error message written by Claude Code itself. */
+  apiError: boolean
+}
+
+export interface Usage {
+  input: number
+  output: number
+  cacheRead: number
+  cacheCreation: number
+}
+
+export interface ToolResultEntry extends EntryBase {
+  kind: 'tool_result'
+  toolUseId: string
+  isError: boolean
+  /** The result text (string content or the text blocks joined), capped. */
+  text: string
+  /** The structured `toolUseResult` of the line, when it belongs to this result. */
+  result: unknown
+}
+
+/** A user line that is not the user's own words: meta, command output, hook context, notifications. */
+export interface NoteEntry extends EntryBase {
+  kind: 'note'
+  note: 'meta' | 'command-output' | 'interrupt' | 'task-notification' | 'hook-context' | 'teammate' | 'other'
+}
+
+export interface CompactSummaryEntry extends EntryBase {
+  kind: 'compact_summary'
+}
+
+export interface CompactBoundaryEntry extends EntryBase {
+  kind: 'compact_boundary'
+  trigger?: string
+  preTokens?: number
+  micro: boolean
+}
+
+export interface TitleEntry extends EntryBase {
+  kind: 'title'
+  title: string
+  source: 'summary' | 'custom-title' | 'ai-title'
+}
+
+export interface LastPromptEntry extends EntryBase {
+  kind: 'last_prompt'
+  text: string
+}
+
+export interface PrLinkEntry extends EntryBase {
+  kind: 'pr_link'
+  url: string
+  number?: number
+}
+
+/** Any other record (progress, attachment, file-history-snapshot, queue-operation, system/*): only counted. */
+export interface OtherEntry extends EntryBase {
+  kind: 'other'
+  type: string
+}
+
+export type TranscriptEntry =
+  | PromptEntry
+  | AssistantEntry
+  | ToolResultEntry
+  | NoteEntry
+  | CompactSummaryEntry
+  | CompactBoundaryEntry
+  | TitleEntry
+  | LastPromptEntry
+  | PrLinkEntry
+  | OtherEntry
