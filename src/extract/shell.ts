@@ -742,6 +742,21 @@ export function forEachCommand(command: string, shell: Shell, visit: (command: S
   walk(parseScript(command, shell), shell, { cwd: '', stack: [] }, visit, 0)
 }
 
+/**
+ * The directory the shell is left in after the whole command, for shells that keep it between calls
+ * (Claude Code's Bash tool does): undefined when the command changed nothing, null when it changed to a
+ * place we cannot follow (`cd "$X"`, `cd -`), else the path as written (relative to where it started).
+ */
+export function finalDirectory(command: string, shell: Shell): string | null | undefined {
+  try {
+    const scope: Scope = { cwd: '', stack: [] }
+    walk(parseScript(command, shell), shell, scope, () => undefined, 0)
+    return scope.cwd === '' ? undefined : scope.cwd
+  } catch {
+    return null
+  }
+}
+
 function walk(nodes: ScriptNode[], shell: Shell, scope: Scope, visit: (c: ShellCommand) => void, depth: number): void {
   const saved: Scope[] = []
   let cur = scope

@@ -54,3 +54,10 @@ export function baseName(p: string): string {
   const parts = p.split(/[\\/]/)
   return parts[parts.length - 1] ?? ''
 }
+
+/** Git Bash and MSYS spell `D:\\x` as `/d/x`: in a Windows session such a path is that drive's. */
+export function fromGitBashPath(p: string): string {
+  const m = /^\/([A-Za-z])(\/.*)?$/.exec(p)
+  if (!m) return p
+  return `${m[1]!.toUpperCase()}:${m[2] ?? '/'}`
+}

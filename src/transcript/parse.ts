@@ -94,9 +94,32 @@ function parseRecord(r: Json, line: number): ParsedLine {
       if (typeof r.prNumber === 'number') entry.number = r.prNumber
       return { ok: true, entries: [entry] }
     }
+    case 'progress':
+      return parseProgress(r, base)
     default:
       return { ok: true, entries: [{ ...base, kind: 'other', type }] }
   }
+}
+
+/**
+ * `progress` records (2.1.x) embed a subagent's messages in `data.message` (`agent_progress`): parsed as
+ * sidechain entries, since the subagent's tool calls change files and the shared task list.
+ */
+function parseProgress(r: Json, base: EntryBase): ParsedLine {
+  const data = isObject(r.data) ? r.data : undefined
+  const embedded = data && data.type === 'agent_progress' && isObject(data.message) ? data.message : undefined
+  if (!embedded || (embedded.type !== 'user' && embedded.type !== 'assistant')) {
+    return { ok: true, entries: [{ ...base, kind: 'other', type: data && typeof data.type === 'string' ? `progress/${data.type}` : 'progress' }] }
+  }
+  const inner: EntryBase = { ...base, sidechain: true }
+  const uuid = str(embedded.uuid)
+  if (uuid !== undefined) inner.uuid = uuid
+  const ts = str(embedded.timestamp)
+  if (ts !== undefined) inner.timestamp = ts
+  const parsed = embedded.type === 'user' ? parseUser(embedded, inner) : parseAssistant(embedded, inner)
+  // Whatever the subagent said, it is never the user's own words.
+  const entries = parsed.entries.map((e): TranscriptEntry => (e.kind === 'prompt' ? { ...inner, kind: 'note', note: 'other' } : e))
+  return { ok: true, entries }
 }
 
 function parseSystem(r: Json, base: EntryBase): ParsedLine {

@@ -1,0 +1,188 @@
+/**
+ * The extraction reducer: folds transcript entries into the session's running state. Pure (no I/O, no
+ * clock); the state is plain JSON so it can be saved with the cursor and resumed later.
+ */
+import type { TranscriptEntry } from '../transcript/types.js'
+import { applyToolOutcome } from './errors.js'
+import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
+import { type GitEvent, gitEvents } from './git.js'
+import { CAPS, type ExtractState, type PendingTool, type RunDelta, createDelta, createState } from './model.js'
+import { TASK_TOOLS, applyTaskTool } from './tasks.js'
+
+export type ExtractContext = FileContext
+
+export { createDelta, createState }
+
+/** Tool inputs kept while a call waits for its result; large strings are needed only for file tools. */
+function pendingInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (FILE_TOOLS.has(name) || SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return input
+  const out: Record<string, unknown> = {}
+  for (const key of ['file_path', 'notebook_path', 'url', 'pattern', 'command']) {
+    const v = input[key]
+    if (typeof v === 'string') out[key] = v.slice(0, 500)
+  }
+  return out
+}
+
+function bump(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1
+}
+
+export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: ExtractContext, delta: RunDelta): void {
+  state.counts.entries++
+  delta.entries++
+  if (entry.sidechain) state.counts.sidechainEntries++
+  if (entry.timestamp !== undefined) {
+    if (state.firstTs === undefined) state.firstTs = entry.timestamp
+    state.lastTs = entry.timestamp
+  }
+  if (!entry.sidechain) {
+    if (entry.cwd && entry.cwd !== state.cwd) {
+      state.cwd = entry.cwd
+      delete state.shellCwd // the host's own record of the directory wins over our reading of `cd`
+    }
+    if (entry.gitBranch) noteBranch(state, entry.gitBranch, entry.timestamp)
+    if (entry.version && !state.versions.includes(entry.version)) state.versions.push(entry.version)
+  }
+
+  switch (entry.kind) {
+    case 'prompt': {
+      if (entry.sidechain) return
+      state.counts.prompts++
+      delta.prompts++
+      const full = { line: entry.line, text: entry.text.slice(0, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+      state.prompts.push({ ...full, text: entry.text.slice(0, CAPS.promptText) })
+      if (state.prompts.length > CAPS.prompts) {
+        state.prompts.splice(0, state.prompts.length - CAPS.prompts)
+        state.promptsDropped++
+      }
+      state.recentPrompts.push(full)
+      if (state.recentPrompts.length > CAPS.recentPrompts) state.recentPrompts.shift()
+      return
+    }
+    case 'assistant': {
+      if (entry.apiError) {
+        state.counts.apiErrors++
+        return
+      }
+      if (!entry.sidechain && entry.messageId !== state.lastMessageId) {
+        if (entry.model) bump(state.models, entry.model)
+        if (entry.messageId !== undefined) state.lastMessageId = entry.messageId
+      }
+      if (!entry.sidechain && entry.usage) {
+        state.usage = {
+          contextTokens: entry.usage.input + entry.usage.cacheRead + entry.usage.cacheCreation,
+          outputTokens: entry.usage.output,
+          ...(entry.model ? { model: entry.model } : {}),
+          ...(entry.timestamp ? { ts: entry.timestamp } : {}),
+        }
+      }
+      const block = entry.block
+      if (block.type === 'text') {
+        if (!entry.sidechain && block.text.trim() !== '') {
+          state.lastAssistant = { text: block.text.slice(0, CAPS.assistantText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+          delta.assistantTexts++
+        }
+      } else if (block.type === 'tool_use') {
+        bump(entry.sidechain ? state.subagentTools : state.tools, block.name)
+        const pending: PendingTool = { name: block.name, input: pendingInput(block.name, block.input), sidechain: entry.sidechain, line: entry.line }
+        if (entry.timestamp !== undefined) pending.ts = entry.timestamp
+        if (entry.cwd !== undefined) pending.cwd = entry.cwd
+        state.pending[block.id] = pending
+        const ids = Object.keys(state.pending)
+        if (ids.length > CAPS.pending) delete state.pending[ids[0]!]
+      }
+      return
+    }
+    case 'tool_result': {
+      const tool = state.pending[entry.toolUseId]
+      if (!tool) return
+      delete state.pending[entry.toolUseId]
+      applyResult(state, ctx, delta, tool, entry.result, entry.text, entry.isError, entry.timestamp)
+      return
+    }
+    case 'compact_boundary': {
+      if (entry.micro) {
+        state.microcompactions++
+        return
+      }
+      state.compactions.push({
+        ...(entry.timestamp ? { ts: entry.timestamp } : {}),
+        ...(entry.trigger ? { trigger: entry.trigger } : {}),
+        ...(entry.preTokens !== undefined ? { preTokens: entry.preTokens } : {}),
+      })
+      return
+    }
+    case 'note':
+      if (entry.note === 'interrupt' && !entry.sidechain) state.counts.interrupts++
+      return
+    case 'title':
+      state.title = entry.title
+      return
+    case 'pr_link':
+      if (!state.prLinks.includes(entry.url)) state.prLinks.push(entry.url)
+      if (state.prLinks.length > CAPS.prLinks) state.prLinks.shift()
+      return
+    default:
+      return
+  }
+}
+
+function noteBranch(state: ExtractState, branch: string, ts: string | undefined): void {
+  if (branch === state.branch) return
+  if (state.branch !== undefined) {
+    const last = state.git[state.git.length - 1]
+    const already = last && last.event.kind === 'branch' && last.event.to === branch
+    if (!already) pushGit(state, { kind: 'branch', to: branch, created: false }, ts)
+  }
+  state.branch = branch
+}
+
+function pushGit(state: ExtractState, event: GitEvent, ts: string | undefined): void {
+  state.git.push({ event, ...(ts ? { ts } : {}) })
+  if (state.git.length > CAPS.git) state.git.shift()
+}
+
+function applyResult(
+  state: ExtractState,
+  ctx: ExtractContext,
+  delta: RunDelta,
+  tool: PendingTool,
+  result: unknown,
+  text: string,
+  isError: boolean,
+  ts: string | undefined,
+): void {
+  applyToolOutcome(state, tool, text, isError, ts)
+  if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError)
+  if (SHELL_TOOLS.has(tool.name)) {
+    const command = typeof tool.input.command === 'string' ? tool.input.command : ''
+    if (!tool.sidechain && /\bgit\b/.test(command)) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts)
+    if (!isError) applyShellTool(state, ctx, delta, tool)
+    if (!tool.sidechain) noteShellReset(state, text)
+  } else if (FILE_TOOLS.has(tool.name) && !isError) {
+    applyFileTool(state, ctx, delta, tool, result)
+  }
+}
+
+function applyGit(state: ExtractState, command: string, output: string, isError: boolean, ts: string | undefined): void {
+  let events: GitEvent[] = []
+  try {
+    events = gitEvents(command, output, isError)
+  } catch {
+    return
+  }
+  for (const event of events) {
+    pushGit(state, event, ts)
+    if (event.kind === 'branch') state.branch = event.to
+  }
+}
+
+function shellOutput(result: unknown, text: string): string {
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) {
+    const r = result as Record<string, unknown>
+    const out = [r.stdout, r.stderr].filter((v): v is string => typeof v === 'string' && v !== '').join('\n')
+    if (out !== '') return out.slice(0, 8_000)
+  }
+  return text
+}

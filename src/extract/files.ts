@@ -1,0 +1,292 @@
+/**
+ * File activity: which files a session created, changed, moved or deleted, with line counts from a real
+ * line diff and structural hints. Pure rules over a tool call and its result.
+ */
+import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInside, resolveAgainst } from '../shared/paths.js'
+import { type LineDiff, lineDiff, patchLines } from './diff.js'
+import { structuralHints } from './hints.js'
+import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
+import { type ShellFileOp, finalDirectory, shellFileOps } from './shell.js'
+
+export interface FileContext {
+  projectRoot: string
+}
+
+export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
+export const SHELL_TOOLS = new Set(['Bash', 'PowerShell'])
+
+type Json = Record<string, unknown>
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+/** Names without an extension that are still files, not directories. */
+const EXTENSIONLESS_FILES = /^(Makefile|Dockerfile|Containerfile|LICENSE|LICENCE|README|CHANGELOG|NOTICE|AUTHORS|Procfile|Gemfile|Rakefile|Justfile|Brewfile|Vagrantfile|Jenkinsfile|Caddyfile|CODEOWNERS|VERSION|\.[A-Za-z0-9_.-]+)$/
+
+function looksLikeFileName(name: string): boolean {
+  return EXTENSIONLESS_FILES.test(name) || /\.[A-Za-z0-9_-]{1,12}$/.test(name)
+}
+
+/** Rejects directories and junk tokens (`docs"`, `foo)`, flags, globs) before they become "files". */
+export function plausibleFilePath(p: string): boolean {
+  if (p === '' || p.length > 1024 || /[\r\n\0]/.test(p)) return false
+  if (p.endsWith('/') || p.endsWith('\\')) return false
+  const name = baseName(p)
+  if (name === '' || name === '.' || name === '..' || name.startsWith('-')) return false
+  if (/["'`()<>{}|;&$*?[\]]/.test(name)) return false
+  return true
+}
+
+function linesOf(text: string): string[] {
+  if (text === '') return []
+  const lines = text.split(/\r?\n/)
+  if (text.endsWith('\n')) lines.pop()
+  return lines
+}
+
+interface Located {
+  key: string
+  inside: boolean
+}
+
+function locate(state: ExtractState, ctx: FileContext, raw: string, cwd: string | null | undefined): Located | undefined {
+  if (!plausibleFilePath(raw)) return undefined
+  if (cwd === null && !isAbsolutePath(raw)) return undefined // relative to a directory we could not follow
+  const path = isWindowsPath(ctx.projectRoot) ? fromGitBashPath(raw) : raw
+  const abs = resolveAgainst(cwd ?? state.cwd ?? ctx.projectRoot, path)
+  if (!abs) return undefined
+  const rel = relativeInside(ctx.projectRoot, abs)
+  if (rel !== undefined) return { key: rel, inside: true }
+  if (relativeInside(abs, ctx.projectRoot) !== undefined || abs === ctx.projectRoot) return undefined // an ancestor dir
+  return { key: abs, inside: false }
+}
+
+function table(state: ExtractState, at: Located): Record<string, FileRecord> {
+  return at.inside ? state.files : state.outside
+}
+
+function known(state: ExtractState, at: Located): FileRecord | undefined {
+  return table(state, at)[at.key]
+}
+
+interface Change {
+  op: FileOperation
+  diff?: LineDiff
+  from?: string
+  tool: string
+}
+
+function mergeOp(previous: FileOperation | undefined, next: FileOperation): FileOperation {
+  if (previous === undefined || next === 'deleted') return next
+  if (previous === 'created' || previous === 'moved') return previous
+  if (previous === 'deleted') return 'modified' // deleted, then written again
+  return next === 'created' ? 'modified' : next
+}
+
+function mergeHints(existing: string[], incoming: string[]): string[] {
+  const out = [...existing]
+  for (const hint of incoming) {
+    const sign = hint[0]
+    const body = hint.slice(1)
+    const plus = out.indexOf('+' + body)
+    const minus = out.indexOf('-' + body)
+    if (sign === '-' && plus !== -1) {
+      out.splice(plus, 1) // added and removed again within the session: nothing to report
+      continue
+    }
+    if (sign === '+' && minus !== -1) {
+      out[minus] = '~' + body
+      continue
+    }
+    if (sign === '~' && plus !== -1) continue // added in this session, then changed: still an addition
+    if (sign === '~' && minus !== -1) {
+      out[minus] = hint
+      continue
+    }
+    if (!out.includes(hint) && !out.includes('~' + body)) out.push(hint)
+  }
+  return out.slice(0, CAPS.hints)
+}
+
+function record(state: ExtractState, delta: RunDelta, at: Located, change: Change, tool: Pick<PendingTool, 'ts' | 'line' | 'sidechain'>): void {
+  const files = table(state, at)
+  if (!(at.key in files) && Object.keys(files).length >= CAPS.files) return
+  const prev = files[at.key]
+  const rec: FileRecord = prev ?? {
+    path: at.key,
+    op: change.op,
+    added: 0,
+    removed: 0,
+    hints: [],
+    changes: 0,
+    tools: [],
+    lastLine: tool.line,
+    subagent: tool.sidechain,
+  }
+  rec.op = mergeOp(prev?.op, change.op)
+  if (change.from !== undefined) rec.from = change.from
+  if (change.diff) {
+    rec.added += change.diff.added.length
+    rec.removed += change.diff.removed.length
+    rec.hints = mergeHints(rec.hints, structuralHints(at.key, change.diff))
+  }
+  rec.changes++
+  if (!rec.tools.includes(change.tool)) rec.tools.push(change.tool)
+  if (tool.ts !== undefined) rec.lastTs = tool.ts
+  rec.lastLine = tool.line
+  rec.subagent = rec.subagent && tool.sidechain
+  files[at.key] = rec
+  if (at.inside) delta.touched.add(at.key)
+}
+
+/** A file tool (Write, Edit, MultiEdit, NotebookEdit) whose result came back without error. */
+export function applyFileTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool, result: unknown): void {
+  const input = tool.input
+  const rawPath = str(input.file_path) ?? str(input.notebook_path) ?? (isObject(result) ? str(result.filePath) : undefined)
+  if (!rawPath) return
+  const at = locate(state, ctx, rawPath, tool.cwd)
+  if (!at) return
+  const res = isObject(result) ? result : {}
+  const patched = patchLines(res.structuredPatch)
+  switch (tool.name) {
+    case 'Write': {
+      const content = str(input.content) ?? ''
+      const created = res.type === 'create' || (res.type === undefined && !known(state, at))
+      if (created) {
+        record(state, delta, at, { op: 'created', diff: { added: linesOf(content), removed: [] }, tool: 'Write' }, tool)
+      } else {
+        const original = str(res.originalFile)
+        const diff = patched && patched.added.length + patched.removed.length > 0 ? patched : original !== undefined ? lineDiff(original, content) : (patched ?? undefined)
+        record(state, delta, at, { op: 'modified', ...(diff ? { diff } : {}), tool: 'Write' }, tool)
+      }
+      return
+    }
+    case 'Edit': {
+      const diff = patched ?? lineDiff(str(input.old_string) ?? '', str(input.new_string) ?? '')
+      record(state, delta, at, { op: 'modified', diff, tool: 'Edit' }, tool)
+      return
+    }
+    case 'MultiEdit': {
+      let diff = patched
+      if (!diff) {
+        diff = { added: [], removed: [] }
+        const edits = Array.isArray(input.edits) ? input.edits : []
+        for (const e of edits) {
+          if (!isObject(e)) continue
+          const d = lineDiff(str(e.old_string) ?? '', str(e.new_string) ?? '')
+          diff.added.push(...d.added)
+          diff.removed.push(...d.removed)
+        }
+      }
+      record(state, delta, at, { op: 'modified', diff, tool: 'MultiEdit' }, tool)
+      return
+    }
+    case 'NotebookEdit': {
+      const source = str(input.new_source) ?? ''
+      const mode = str(input.edit_mode) ?? 'replace'
+      const diff: LineDiff = mode === 'delete' ? { added: [], removed: [] } : { added: linesOf(source), removed: [] }
+      record(state, delta, at, { op: 'modified', diff, tool: 'NotebookEdit' }, tool)
+      return
+    }
+  }
+}
+
+/** A shell call with the directory its relative paths resolve against (null: unknown). */
+type ShellTool = Omit<PendingTool, 'cwd'> & { cwd: string | null | undefined }
+
+/** A Bash or PowerShell command that ran without error: files it wrote, moved, copied or deleted. */
+export function applyShellTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool): void {
+  const command = str(tool.input.command)
+  if (!command) return
+  let ops: ShellFileOp[]
+  try {
+    ops = shellFileOps(command, tool.name === 'PowerShell' ? 'powershell' : 'bash')
+  } catch {
+    return
+  }
+  // The main thread's shell keeps its directory between calls; a subagent's shell is its own.
+  const shellCwd = tool.sidechain ? tool.cwd : state.shellCwd === undefined ? tool.cwd : state.shellCwd
+  const shell = tool.name === 'PowerShell' ? 'powershell' : 'bash'
+  for (const op of ops) applyShellOp(state, ctx, delta, { ...tool, cwd: shellCwd }, op)
+  if (tool.sidechain) return
+  const after = finalDirectory(command, shell)
+  if (after === undefined) return
+  if (after === null || after.startsWith('~') || shellCwd === null) {
+    state.shellCwd = after !== null && isAbsolutePath(after) ? after : null
+    return
+  }
+  const base = shellCwd ?? state.cwd ?? ctx.projectRoot
+  const target = isWindowsPath(base) || isWindowsPath(ctx.projectRoot) ? fromGitBashPath(after) : after
+  state.shellCwd = resolveAgainst(base, target) ?? null
+}
+
+/** Claude Code tells when it moved the shell back: "Shell cwd was reset to <dir>". */
+export function noteShellReset(state: ExtractState, resultText: string): void {
+  const m = /Shell cwd was reset to (.+?)\s*$/m.exec(resultText)
+  if (m && m[1]) state.shellCwd = m[1]
+}
+
+function applyShellOp(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: ShellTool, op: ShellFileOp): void {
+  const name = tool.name
+  switch (op.op) {
+    case 'mkdir':
+      return // directories are never recorded as files
+    case 'write': {
+      const at = locate(state, ctx, op.path, tool.cwd)
+      if (!at) return
+      const isNew = !op.append && !known(state, at)
+      const diff: LineDiff | undefined = op.content !== undefined ? { added: linesOf(op.content), removed: [] } : undefined
+      record(state, delta, at, { op: isNew ? 'created' : 'modified', ...(diff ? { diff } : {}), tool: name }, tool)
+      return
+    }
+    case 'edit': {
+      const at = locate(state, ctx, op.path, tool.cwd)
+      if (at) record(state, delta, at, { op: 'modified', tool: name }, tool)
+      return
+    }
+    case 'touch': {
+      const at = locate(state, ctx, op.path, tool.cwd)
+      if (at && !known(state, at)) record(state, delta, at, { op: 'created', tool: name }, tool)
+      return
+    }
+    case 'delete': {
+      const at = locate(state, ctx, op.path, tool.cwd)
+      if (!at) return
+      if (op.recursive && !known(state, at) && !looksLikeFileName(baseName(op.path))) return
+      record(state, delta, at, { op: 'deleted', tool: name }, tool)
+      return
+    }
+    case 'copy':
+    case 'move': {
+      const src = locate(state, ctx, op.from, tool.cwd)
+      let destRaw = op.path
+      const srcName = baseName(op.from)
+      const srcKnown = src ? known(state, src) : undefined
+      if (!srcKnown && !looksLikeFileName(srcName)) return // most likely a directory
+      if (!looksLikeFileName(baseName(destRaw)) && looksLikeFileName(srcName)) destRaw = `${destRaw.replace(/[\\/]+$/, '')}/${srcName}`
+      const dest = locate(state, ctx, destRaw, tool.cwd)
+      if (!dest) return
+      const fromKey = src?.key ?? op.from
+      if (op.op === 'move') {
+        if (src && srcKnown) {
+          delete table(state, src)[src.key]
+          const carried: FileRecord = { ...srcKnown, path: dest.key, from: srcKnown.from ?? fromKey }
+          if (srcKnown.op !== 'created') carried.op = 'moved'
+          table(state, dest)[dest.key] = carried
+          record(state, delta, dest, { op: carried.op, tool: name }, tool)
+          if (src.inside) delta.touched.add(src.key)
+        } else {
+          record(state, delta, dest, { op: 'moved', from: fromKey, tool: name }, tool)
+        }
+      } else {
+        record(state, delta, dest, { op: known(state, dest) ? 'modified' : 'created', from: fromKey, tool: name }, tool)
+      }
+      return
+    }
+  }
+}
