@@ -1,0 +1,74 @@
+/** Text renderings of command results for people (stdout); `--json` prints the data instead. */
+import type { CaptureResult } from '../ops/capture.js'
+import type { Status } from '../ops/query.js'
+import type { DemoResult } from '../ops/demo.js'
+import { openTasks } from '../snapshot/model.js'
+import { oneLine } from '../snapshot/render.js'
+import type { RegistryEntry } from '../store/registry.js'
+import type { IndexEntry } from '../store/store.js'
+
+export function captureText(r: CaptureResult): string {
+  const lines: string[] = []
+  if (r.snapshot && r.snapshotFile) {
+    const s = r.snapshot
+    lines.push(`Snapshot ${s.id} written for session ${s.session.id}`)
+    lines.push(`  project:  ${r.projectRoot}`)
+    lines.push(`  file:     ${r.snapshotFile}`)
+    lines.push(`  latest:   ${r.projectRoot}/.bookmark/LATEST.md`)
+    lines.push(`  read:     ${r.stats.bytesRead} bytes, ${r.stats.lines} lines (${r.stats.skipped} skipped)`)
+    lines.push(`  captured: ${s.requests.count} requests, ${s.files.length} files changed, ${openTasks(s).length} open tasks, ${s.git.length} git events, ${s.errors.filter((e) => !e.resolved).length} unresolved errors`)
+  } else {
+    lines.push(`No snapshot written: ${r.reason}`)
+    lines.push(`  project:  ${r.projectRoot}`)
+    lines.push(`  read:     ${r.stats.bytesRead} bytes, ${r.stats.lines} lines`)
+  }
+  return lines.join('\n')
+}
+
+export function statusText(s: Status): string {
+  const lines = [`Project:   ${s.projectRoot}`, `Store:     ${s.storeDir}`, `Snapshots: ${s.snapshots} (sessions captured: ${s.sessions})`]
+  if (s.latest) {
+    lines.push(`Latest:    ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}, session ${s.latest.sessionId}`)
+    if (s.latest.task) lines.push(`Task:      ${oneLine(s.latest.task, 100)}`)
+    lines.push(`Files:     ${s.latest.files} changed`)
+  } else {
+    lines.push('Latest:    none yet (run `bookmark snapshot`, or let the hooks capture)')
+  }
+  lines.push(`Registry:  ${s.registryEntries} entries for this project in ${s.bookmarkHome}/registry.json`)
+  for (const p of s.problems) lines.push(`Problem:   ${p}`)
+  return lines.join('\n')
+}
+
+export function indexText(projectRoot: string, entries: IndexEntry[], total: number): string {
+  if (entries.length === 0) return `No snapshots in ${projectRoot}/.bookmark yet.`
+  const lines = entries.map((e) => `${e.id}  ${e.trigger.padEnd(11)} ${String(e.files).padStart(3)} files  ${e.sessionId.slice(0, 8)}  ${e.task ? oneLine(e.task, 60) : ''}`)
+  if (total > entries.length) lines.push(`(${entries.length} of ${total}; --limit N for more)`)
+  return lines.join('\n')
+}
+
+export function registryText(entries: RegistryEntry[], total: number): string {
+  if (entries.length === 0) return 'No snapshots registered in any project yet.'
+  const lines = entries.map((e) => `${e.snapshotId}  ${e.project}  ${e.task ? oneLine(e.task, 50) : ''}`)
+  if (total > entries.length) lines.push(`(${entries.length} of ${total}; --limit N for more)`)
+  return lines.join('\n')
+}
+
+export function demoText(d: DemoResult): string {
+  const s = d.result.snapshot
+  const lines: string[] = []
+  lines.push('bookmark demo: captured the sample session that ships with the package.')
+  lines.push(`It ran in a temporary folder and touched nothing of yours: ${d.folder}`)
+  lines.push('')
+  lines.push(`Transcript: ${d.transcript}`)
+  lines.push(`Project:    ${d.projectRoot}`)
+  if (s) {
+    lines.push(`Snapshot:   ${d.result.snapshotFile}`)
+    lines.push(`Captured:   ${s.requests.count} requests, ${s.files.length} files changed, ${s.tasks.items.length} tasks (${openTasks(s).length} open), ${s.git.length} git events, ${s.errors.length} errors (${s.errors.filter((e) => !e.resolved).length} unresolved)`)
+  }
+  lines.push(`LATEST.md:  ${d.latestPath}`)
+  lines.push('')
+  lines.push('----- LATEST.md -----')
+  lines.push(d.latest.trimEnd())
+  lines.push('---------------------')
+  return lines.join('\n')
+}

@@ -1,0 +1,44 @@
+/**
+ * `bookmark demo`: the whole capture on the sample session that ships with the package, in a fresh
+ * temporary project with its own bookmark home. Touches nothing of the user's.
+ */
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type CaptureResult, capture } from './capture.js'
+import type { Deps } from './context.js'
+
+export const DEMO_TEMPLATE = fileURLToPath(new URL('../../templates/demo-session.jsonl', import.meta.url))
+
+export interface DemoResult {
+  folder: string
+  projectRoot: string
+  transcript: string
+  bookmarkHome: string
+  result: CaptureResult
+  latestPath: string
+  latest: string
+}
+
+export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<DemoResult> {
+  const folder = await mkdtemp(join(tmpdir(), 'bookmark-demo-'))
+  const projectRoot = join(folder, 'acme-notes')
+  const bookmarkHome = join(folder, 'bookmark-home')
+  await mkdir(join(projectRoot, '.git'), { recursive: true }) // a project root, as git would mark it
+  const raw = await readFile(template, 'utf8')
+  const escaped = JSON.stringify(projectRoot).slice(1, -1)
+  const text = raw.split('__PROJECT__').join(escaped)
+  const sessionId = /"sessionId":"([^"]+)"/.exec(text)?.[1] ?? 'demo-session'
+  const transcriptDir = join(folder, 'claude', 'projects', projectRoot.replace(/[^A-Za-z0-9]/g, '-'))
+  await mkdir(transcriptDir, { recursive: true })
+  const transcript = join(transcriptDir, `${sessionId}.jsonl`)
+  await writeFile(transcript, text)
+  const result = await capture(
+    { cwd: projectRoot, transcript, sessionId, trigger: 'demo' },
+    { ...deps, bookmarkHome, env: { ...deps.env, CLAUDE_PROJECT_DIR: projectRoot } },
+  )
+  const latestPath = join(projectRoot, '.bookmark', 'LATEST.md')
+  const latest = await readFile(latestPath, 'utf8')
+  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest }
+}

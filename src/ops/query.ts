@@ -1,0 +1,75 @@
+/**
+ * Read-only operations over the store: status, list, show. Shared by the CLI and (later) MCP.
+ */
+import { readdir } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { Snapshot } from '../snapshot/model.js'
+import { isSnapshotId } from '../store/layout.js'
+import { type RegistryEntry, readRegistry } from '../store/registry.js'
+import type { IndexEntry } from '../store/store.js'
+import { openProject } from './capture.js'
+import type { Deps } from './context.js'
+
+export class InputError extends Error {}
+
+export interface Status {
+  projectRoot: string
+  storeDir: string
+  snapshots: number
+  sessions: number
+  latest: IndexEntry | null
+  registryEntries: number
+  bookmarkHome: string
+  problems: string[]
+}
+
+export async function status(cwd: string, deps: Deps): Promise<Status> {
+  const store = await openProject(resolve(cwd), deps)
+  const { index, problem } = await store.readIndex()
+  const problems = problem ? [`index.json unreadable: ${problem}`] : []
+  let sessions = 0
+  try {
+    sessions = (await readdir(store.layout.cursors)).filter((n) => n.endsWith('.json')).length
+  } catch {
+    sessions = 0
+  }
+  const reg = await readRegistry(deps.bookmarkHome)
+  if (reg.problem) problems.push(`registry unreadable: ${reg.problem}`)
+  return {
+    projectRoot: store.layout.root,
+    storeDir: store.layout.dir,
+    snapshots: index.snapshots.length,
+    sessions,
+    latest: index.snapshots[0] ?? null,
+    registryEntries: reg.registry.entries.filter((e) => e.project === store.layout.root).length,
+    bookmarkHome: deps.bookmarkHome,
+    problems,
+  }
+}
+
+export async function listProject(cwd: string, limit: number, deps: Deps): Promise<{ projectRoot: string; entries: IndexEntry[]; total: number }> {
+  const store = await openProject(resolve(cwd), deps)
+  const { index } = await store.readIndex()
+  return { projectRoot: store.layout.root, entries: index.snapshots.slice(0, limit), total: index.snapshots.length }
+}
+
+export async function listAll(limit: number, deps: Deps): Promise<{ entries: RegistryEntry[]; total: number }> {
+  const { registry } = await readRegistry(deps.bookmarkHome)
+  return { entries: registry.entries.slice(0, limit), total: registry.entries.length }
+}
+
+export async function show(cwd: string, id: string | undefined, deps: Deps): Promise<Snapshot> {
+  const store = await openProject(resolve(cwd), deps)
+  let wanted = id
+  if (wanted !== undefined && !isSnapshotId(wanted)) {
+    throw new InputError(`not a snapshot id: "${wanted}" (expected the form SNAP_yyyymmdd_hhmmss_mmm_hhhh, as printed by \`bookmark list\`)`)
+  }
+  if (wanted === undefined) {
+    const { index } = await store.readIndex()
+    wanted = index.snapshots[0]?.id
+    if (!wanted) throw new InputError(`no snapshots yet in ${store.layout.dir} (run \`bookmark snapshot\` first)`)
+  }
+  const snap = await store.readSnapshot(wanted)
+  if (!snap) throw new InputError(`snapshot ${wanted} does not exist in ${store.layout.snapshots} (see \`bookmark list\`)`)
+  return snap
+}

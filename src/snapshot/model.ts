@@ -1,0 +1,168 @@
+/**
+ * A snapshot: the value a capture produces and the store writes. Built from the extraction state by a
+ * pure function; ids, time and paths come in as arguments.
+ */
+import type {
+  CompactionRecord,
+  ErrorRecord,
+  ExtractState,
+  FileRecord,
+  GitRecord,
+  PlanRecord,
+  PromptRecord,
+  SubagentRecord,
+  UsageRecord,
+} from '../extract/model.js'
+
+export const SNAPSHOT_VERSION = 1
+
+export type Trigger = 'manual' | 'stop' | 'pre_compact' | 'interval' | 'demo' | 'mcp'
+
+export const TRIGGERS: readonly Trigger[] = ['manual', 'stop', 'pre_compact', 'interval', 'demo', 'mcp']
+
+export interface TaskItem {
+  id?: string
+  text: string
+  status: string
+}
+
+export interface CaptureInfo {
+  transcript: string
+  bytesRead: number
+  lines: number
+  skipped: number
+  entries: number
+  restarted: boolean
+  offset: number
+}
+
+export interface Snapshot {
+  version: number
+  id: string
+  createdAt: string
+  trigger: Trigger
+  project: { root: string; name: string }
+  session: {
+    id: string
+    cwd?: string
+    branch?: string
+    title?: string
+    firstTs?: string
+    lastTs?: string
+    versions: string[]
+    models: Record<string, number>
+  }
+  /** The current task in the user's own words (their latest substantial request). */
+  task: string | null
+  requests: { count: number; dropped: number; all: PromptRecord[]; recent: PromptRecord[] }
+  lastAssistant: { ts?: string; text: string; source: 'transcript' | 'hook' } | null
+  tasks: { source: 'TodoWrite' | 'TaskCreate' | null; items: TaskItem[] }
+  plans: PlanRecord[]
+  /** Files inside the project, most recently changed first. */
+  files: FileRecord[]
+  /** Files outside the project, kept apart. */
+  outsideFiles: FileRecord[]
+  tools: Record<string, number>
+  subagentTools: Record<string, number>
+  git: GitRecord[]
+  errors: ErrorRecord[]
+  subagents: SubagentRecord[]
+  compactions: CompactionRecord[]
+  microcompactions: number
+  usage: UsageRecord | null
+  prLinks: string[]
+  counts: ExtractState['counts']
+  capture: CaptureInfo
+}
+
+export interface SnapshotMeta {
+  id: string
+  createdAt: string
+  trigger: Trigger
+  projectRoot: string
+  projectName: string
+  sessionId: string
+  capture: CaptureInfo
+  /** `last_assistant_message` from the Stop payload: newer than the transcript when it lags. */
+  lastAssistantMessage?: string
+}
+
+const TRIVIAL = /^(y|yes|yep|yeah|ok|okay|k|sure|go|go on|go ahead|continue|proceed|do it|please do|thanks|thank you|ty|no|nope|lgtm|done|next|\?|\.)[.!]*$/i
+
+/** The latest request that says something (not "yes" or "continue"); else the latest one. */
+export function currentTask(prompts: PromptRecord[]): string | null {
+  for (let i = prompts.length - 1; i >= 0; i--) {
+    const p = prompts[i]!
+    const t = p.text.trim()
+    if (t.length >= 12 && !TRIVIAL.test(t)) return t
+  }
+  const last = prompts[prompts.length - 1]
+  return last ? last.text : null
+}
+
+function sortedTools(tools: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(tools).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+}
+
+function byRecency(files: Record<string, FileRecord>): FileRecord[] {
+  return Object.values(files).sort((a, b) => b.lastLine - a.lastLine || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+export function taskItems(state: ExtractState): Snapshot['tasks'] {
+  const created = Object.values(state.tasks)
+  if (created.length > 0) {
+    const items = created
+      .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id))
+      .map((t) => ({ id: t.id, text: t.subject, status: t.status }))
+    return { source: 'TaskCreate', items }
+  }
+  if (state.todos) return { source: 'TodoWrite', items: state.todos.map((t) => ({ text: t.content, status: t.status })) }
+  return { source: null, items: [] }
+}
+
+export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
+  const recent = state.recentPrompts
+  let lastAssistant: Snapshot['lastAssistant'] = state.lastAssistant ? { ...state.lastAssistant, source: 'transcript' } : null
+  if (meta.lastAssistantMessage && meta.lastAssistantMessage.trim() !== '' && meta.lastAssistantMessage !== state.lastAssistant?.text) {
+    lastAssistant = { text: meta.lastAssistantMessage.slice(0, 4_000), source: 'hook' }
+  }
+  return {
+    version: SNAPSHOT_VERSION,
+    id: meta.id,
+    createdAt: meta.createdAt,
+    trigger: meta.trigger,
+    project: { root: meta.projectRoot, name: meta.projectName },
+    session: {
+      id: meta.sessionId,
+      ...(state.cwd ? { cwd: state.cwd } : {}),
+      ...(state.branch ? { branch: state.branch } : {}),
+      ...(state.title ? { title: state.title } : {}),
+      ...(state.firstTs ? { firstTs: state.firstTs } : {}),
+      ...(state.lastTs ? { lastTs: state.lastTs } : {}),
+      versions: state.versions,
+      models: state.models,
+    },
+    task: currentTask(recent.length > 0 ? recent : state.prompts),
+    requests: { count: state.counts.prompts, dropped: state.promptsDropped, all: state.prompts, recent },
+    lastAssistant,
+    tasks: taskItems(state),
+    plans: state.plans,
+    files: byRecency(state.files),
+    outsideFiles: byRecency(state.outside),
+    tools: sortedTools(state.tools),
+    subagentTools: sortedTools(state.subagentTools),
+    git: state.git,
+    errors: state.errors,
+    subagents: state.subagents,
+    compactions: state.compactions,
+    microcompactions: state.microcompactions,
+    usage: state.usage ?? null,
+    prLinks: state.prLinks,
+    counts: state.counts,
+    capture: meta.capture,
+  }
+}
+
+export function openTasks(snapshot: Snapshot): TaskItem[] {
+  return snapshot.tasks.items.filter((t) => t.status !== 'completed')
+}

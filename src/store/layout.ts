@@ -1,0 +1,90 @@
+/**
+ * Where everything lives. Pure: paths in, paths out.
+ *
+ *   <project>/.bookmark/
+ *     .gitignore                  "*": keeps the store out of git without touching the user's .gitignore
+ *     index.json                  newest first, capped
+ *     LATEST.md                   the latest snapshot, for people and models
+ *     snapshots/SNAP_<utc>_<hex>.json
+ *     trails/files.json, files.md running per-file trail
+ *     cursors/<session>.json      transcript offset + extraction state per session
+ *   <bookmark home = ~/.bookmark>/registry.json   cross-project index
+ */
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+
+export const STORE_DIR = '.bookmark'
+
+export interface ProjectLayout {
+  root: string
+  dir: string
+  gitignore: string
+  index: string
+  latest: string
+  snapshots: string
+  trailsDir: string
+  trailsJson: string
+  trailsMd: string
+  cursors: string
+  lock: string
+}
+
+export function projectLayout(root: string): ProjectLayout {
+  const dir = join(root, STORE_DIR)
+  return {
+    root,
+    dir,
+    gitignore: join(dir, '.gitignore'),
+    index: join(dir, 'index.json'),
+    latest: join(dir, 'LATEST.md'),
+    snapshots: join(dir, 'snapshots'),
+    trailsDir: join(dir, 'trails'),
+    trailsJson: join(dir, 'trails', 'files.json'),
+    trailsMd: join(dir, 'trails', 'files.md'),
+    cursors: join(dir, 'cursors'),
+    lock: join(dir, 'store.lock'),
+  }
+}
+
+export interface HomeLayout {
+  dir: string
+  registry: string
+  lock: string
+}
+
+export function homeLayout(bookmarkHome: string): HomeLayout {
+  return { dir: bookmarkHome, registry: join(bookmarkHome, 'registry.json'), lock: join(bookmarkHome, 'registry.lock') }
+}
+
+export const SNAPSHOT_ID = /^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/
+
+export function isSnapshotId(id: string): boolean {
+  return SNAPSHOT_ID.test(id)
+}
+
+/** `SNAP_<UTC yyyymmdd_hhmmss_mmm>_<4 hex>` from a time and random bytes given by the caller. */
+export function snapshotId(at: Date, hex4: string): string {
+  const p = (n: number, w = 2): string => String(n).padStart(w, '0')
+  const d = `${at.getUTCFullYear()}${p(at.getUTCMonth() + 1)}${p(at.getUTCDate())}`
+  const t = `${p(at.getUTCHours())}${p(at.getUTCMinutes())}${p(at.getUTCSeconds())}_${p(at.getUTCMilliseconds(), 3)}`
+  return `SNAP_${d}_${t}_${hex4}`
+}
+
+export function snapshotPath(layout: ProjectLayout, id: string): string {
+  if (!isSnapshotId(id)) throw new Error(`not a snapshot id: ${id}`)
+  return join(layout.snapshots, `${id}.json`)
+}
+
+/** A file-name-safe key for a session id (ids that are not plain get a hash). */
+export function sessionKey(sessionId: string): string {
+  if (/^[A-Za-z0-9_-]{1,100}$/.test(sessionId)) return sessionId
+  return `h-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
+}
+
+export function cursorPath(layout: ProjectLayout, sessionId: string): string {
+  return join(layout.cursors, `${sessionKey(sessionId)}.json`)
+}
+
+export function cursorLockPath(layout: ProjectLayout, sessionId: string): string {
+  return join(layout.cursors, `${sessionKey(sessionId)}.lock`)
+}

@@ -1,0 +1,49 @@
+/**
+ * The cross-project registry in the bookmark home (~/.bookmark/registry.json): one entry per snapshot,
+ * keyed by project path and snapshot id, newest first, capped. Updated under its own lock.
+ */
+import { ensureDir, isObject, readJson, writeJson } from './files.js'
+import { homeLayout } from './layout.js'
+import { withLock } from './lock.js'
+
+export const REGISTRY_VERSION = 1
+export const DEFAULT_REGISTRY_CAP = 500
+
+export interface RegistryEntry {
+  project: string
+  snapshotId: string
+  sessionId: string
+  createdAt: string
+  task: string | null
+  branch?: string
+}
+
+export interface Registry {
+  version: number
+  entries: RegistryEntry[]
+}
+
+function isRegistry(v: unknown): v is Registry {
+  return isObject(v) && typeof v.version === 'number' && Array.isArray(v.entries)
+}
+
+function validEntry(e: unknown): e is RegistryEntry {
+  return isObject(e) && typeof e.project === 'string' && typeof e.snapshotId === 'string' && typeof e.createdAt === 'string'
+}
+
+export async function readRegistry(bookmarkHome: string): Promise<{ registry: Registry; problem?: string }> {
+  const r = await readJson(homeLayout(bookmarkHome).registry, isRegistry)
+  if (r.ok) return { registry: { version: r.value.version, entries: r.value.entries.filter(validEntry) } }
+  return { registry: { version: REGISTRY_VERSION, entries: [] }, ...(r.missing ? {} : { problem: r.reason }) }
+}
+
+export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP): Promise<void> {
+  const home = homeLayout(bookmarkHome)
+  await ensureDir(home.dir)
+  await withLock(home.lock, async () => {
+    const { registry } = await readRegistry(bookmarkHome)
+    const rest = registry.entries.filter((e) => !(e.project === entry.project && e.snapshotId === entry.snapshotId))
+    const entries = [entry, ...rest].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.snapshotId.localeCompare(a.snapshotId)).slice(0, cap)
+    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry)
+  })
+}

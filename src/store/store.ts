@@ -1,0 +1,239 @@
+/**
+ * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
+ * trail are written atomically; the shared ones under the project lock.
+ */
+import { readFile, readdir, rm, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type { ExtractState } from '../extract/model.js'
+import type { Snapshot } from '../snapshot/model.js'
+import { type TrailEntry, type Trails, renderLatest, renderTrails } from '../snapshot/render.js'
+import type { TranscriptCursor } from '../transcript/read.js'
+import { ensureDir, isObject, readJson, writeJson, writeText } from './files.js'
+import { type ProjectLayout, cursorLockPath, cursorPath, isSnapshotId, projectLayout, snapshotPath } from './layout.js'
+import { withLock } from './lock.js'
+
+export const INDEX_VERSION = 1
+export const CURSOR_VERSION = 1
+export const TRAILS_VERSION = 1
+export const DEFAULT_INDEX_CAP = 50
+const TRAIL_CAP_PER_FILE = 20
+const TRAIL_CAP_FILES = 1_000
+/** A snapshot file not in the index for this long was left by a killed capture. */
+const ORPHAN_AGE_MS = 10 * 60_000
+
+export interface IndexEntry {
+  id: string
+  createdAt: string
+  sessionId: string
+  trigger: string
+  task: string | null
+  branch?: string
+  files: number
+}
+
+export interface Index {
+  version: number
+  snapshots: IndexEntry[]
+}
+
+export interface CursorFile {
+  version: number
+  sessionId: string
+  transcript: string
+  cursor: TranscriptCursor
+  state: ExtractState
+  updatedAt: string
+  lastSnapshot?: string
+  /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
+  lastHookMessage?: string
+}
+
+function isIndex(v: unknown): v is Index {
+  return isObject(v) && typeof v.version === 'number' && Array.isArray(v.snapshots)
+}
+
+function isCursorFile(v: unknown): v is CursorFile {
+  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
+}
+
+function isTrails(v: unknown): v is Trails {
+  return isObject(v) && typeof v.version === 'number' && isObject(v.files)
+}
+
+export function isSnapshot(v: unknown): v is Snapshot {
+  return isObject(v) && typeof v.version === 'number' && typeof v.id === 'string' && Array.isArray(v.files)
+}
+
+export function indexEntry(s: Snapshot): IndexEntry {
+  return {
+    id: s.id,
+    createdAt: s.createdAt,
+    sessionId: s.session.id,
+    trigger: s.trigger,
+    task: s.task ? s.task.slice(0, 200) : null,
+    ...(s.session.branch ? { branch: s.session.branch } : {}),
+    files: s.files.length,
+  }
+}
+
+export class ProjectStore {
+  readonly layout: ProjectLayout
+
+  constructor(root: string, private readonly indexCap = DEFAULT_INDEX_CAP) {
+    this.layout = projectLayout(root)
+  }
+
+  async ensure(): Promise<void> {
+    const l = this.layout
+    await ensureDir(l.dir)
+    await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors)])
+    const current = await readFile(l.gitignore, 'utf8').catch(() => '')
+    if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
+  }
+
+  async readIndex(): Promise<{ index: Index; problem?: string }> {
+    const r = await readJson(this.layout.index, isIndex)
+    if (r.ok) return { index: r.value }
+    return { index: { version: INDEX_VERSION, snapshots: [] }, ...(r.missing ? {} : { problem: r.reason }) }
+  }
+
+  async readSnapshot(id: string): Promise<Snapshot | undefined> {
+    if (!isSnapshotId(id)) return undefined
+    const r = await readJson(snapshotPath(this.layout, id), isSnapshot)
+    return r.ok ? r.value : undefined
+  }
+
+  async loadCursor(sessionId: string): Promise<{ file?: CursorFile; problem?: string }> {
+    const r = await readJson(cursorPath(this.layout, sessionId), isCursorFile)
+    if (r.ok) return r.value.sessionId === sessionId ? { file: r.value } : {}
+    return r.missing ? {} : { problem: r.reason }
+  }
+
+  async saveCursor(file: CursorFile): Promise<void> {
+    await writeJson(cursorPath(this.layout, file.sessionId), file)
+  }
+
+  /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */
+  async withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    return withLock(cursorLockPath(this.layout, sessionId), fn)
+  }
+
+  /**
+   * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
+   * off), rewrites LATEST.md and updates the trail.
+   */
+  async saveSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
+    const l = this.layout
+    await writeJson(snapshotPath(l, snapshot.id), snapshot)
+    return withLock(l.lock, async () => {
+      const read = await this.readIndex()
+      // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
+      const index = read.problem !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
+      const others = index.snapshots.filter((e) => e.id !== snapshot.id && isSnapshotId(e.id))
+      const all = [indexEntry(snapshot), ...others].sort((a, b) => b.id.localeCompare(a.id))
+      // The index only lists snapshot files that exist.
+      const present = await this.existing(all.map((e) => e.id))
+      const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
+      const kept = listed.slice(0, this.indexCap)
+      const pruned = listed.slice(this.indexCap).map((e) => e.id)
+      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index)
+      if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot))
+      await this.updateTrails(snapshot, touched)
+      for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
+      await this.removeOrphans(new Set(kept.map((e) => e.id)))
+      return { pruned }
+    })
+  }
+
+  /** The index as the snapshot files on disk describe it (used when index.json is missing or broken). */
+  async rebuildIndex(): Promise<Index> {
+    let names: string[] = []
+    try {
+      names = await readdir(this.layout.snapshots)
+    } catch {
+      names = []
+    }
+    const entries: IndexEntry[] = []
+    for (const name of names) {
+      const id = basename(name, '.json')
+      if (!name.endsWith('.json') || !isSnapshotId(id)) continue
+      const snap = await this.readSnapshot(id)
+      if (snap) entries.push(indexEntry(snap))
+    }
+    entries.sort((a, b) => b.id.localeCompare(a.id))
+    return { version: INDEX_VERSION, snapshots: entries }
+  }
+
+  private async existing(ids: string[]): Promise<Set<string>> {
+    let names: string[]
+    try {
+      names = await readdir(this.layout.snapshots)
+    } catch {
+      return new Set()
+    }
+    const onDisk = new Set(names.filter((n) => n.endsWith('.json')).map((n) => basename(n, '.json')))
+    return new Set(ids.filter((id) => onDisk.has(id)))
+  }
+
+  /**
+   * Snapshot files that no index entry names, left by a capture killed between its two writes. Only
+   * old ones: a fresh one may belong to a capture that is waiting for the lock right now.
+   */
+  private async removeOrphans(keep: Set<string>): Promise<void> {
+    let names: string[]
+    try {
+      names = await readdir(this.layout.snapshots)
+    } catch {
+      return
+    }
+    const now = Date.now()
+    for (const name of names) {
+      const id = basename(name, '.json')
+      const path = `${this.layout.snapshots}/${name}`
+      if (!name.endsWith('.json') || !isSnapshotId(id) || keep.has(id)) {
+        // Temp files of write-file-atomic left by a killed process.
+        if (/\.json\.\d+$/.test(name) || name.includes('.json.')) await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
+        continue
+      }
+      await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
+    }
+  }
+
+  private async removeIfOlder(path: string, now: number, ageMs: number): Promise<void> {
+    try {
+      if (now - (await stat(path)).mtimeMs > ageMs) await rm(path, { force: true })
+    } catch {
+      // already gone
+    }
+  }
+
+  private async updateTrails(snapshot: Snapshot, touched: string[]): Promise<void> {
+    if (touched.length === 0) return
+    const l = this.layout
+    const r = await readJson(l.trailsJson, isTrails)
+    const trails: Trails = r.ok ? r.value : { version: TRAILS_VERSION, files: {} }
+    const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
+    for (const path of touched) {
+      const f = byPath.get(path)
+      const entry: TrailEntry = {
+        ts: f?.lastTs ?? snapshot.createdAt,
+        snapshot: snapshot.id,
+        session: snapshot.session.id,
+        op: f ? (f.from ? `${f.op} from ${f.from}` : f.op) : 'moved away',
+        added: f?.added ?? 0,
+        removed: f?.removed ?? 0,
+        hints: f?.hints ?? [],
+      }
+      // One line per session and file, updated as the session goes on; newest first.
+      const list = (trails.files[path] ?? []).filter((e) => e.session !== snapshot.session.id)
+      trails.files[path] = [entry, ...list].slice(0, TRAIL_CAP_PER_FILE)
+    }
+    const paths = Object.keys(trails.files)
+    if (paths.length > TRAIL_CAP_FILES) {
+      const oldest = paths.sort((a, b) => (trails.files[a]?.[0]?.ts ?? '').localeCompare(trails.files[b]?.[0]?.ts ?? ''))
+      for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
+    }
+    await writeJson(l.trailsJson, trails)
+    await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails))
+  }
+}

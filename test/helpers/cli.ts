@@ -1,0 +1,50 @@
+/** Spawns the built CLI with a private HOME, CLAUDE_CONFIG_DIR and bookmark home. */
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { REPO_ROOT } from './corpus.js'
+
+export const BIN = join(REPO_ROOT, 'bin', 'bookmark.js')
+
+export interface Sandbox {
+  dir: string
+  home: string
+  env: NodeJS.ProcessEnv
+}
+
+/** A temp world: HOME, ~/.claude and ~/.bookmark all inside it; nothing of the real user's is reachable. */
+export async function sandbox(): Promise<Sandbox> {
+  const dir = await mkdtemp(join(tmpdir(), 'bm-e2e-'))
+  const home = join(dir, 'home')
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    BOOKMARK_HOME: join(home, '.bookmark'),
+    TMPDIR: dir,
+    NODE_OPTIONS: '',
+  }
+  await mkdir(home, { recursive: true })
+  return { dir, home, env }
+}
+
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    if (opts.input !== undefined) child.stdin.end(opts.input)
+    else child.stdin.end()
+  })
+}

@@ -1,0 +1,139 @@
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { capture } from '../src/ops/capture.js'
+import { runDemo } from '../src/ops/demo.js'
+import { withLock } from '../src/store/lock.js'
+import { testDeps } from './helpers/deps.js'
+import { call, jsonl, prompt } from './helpers/jsonl.js'
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = []
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) out.push(p, ...(await walk(p)))
+    else out.push(p)
+  }
+  return out
+}
+
+async function project(dir: string): Promise<string> {
+  const root = join(dir, 'proj')
+  await mkdir(join(root, '.git'), { recursive: true })
+  return root
+}
+
+describe('store', () => {
+  it('caps the index and deletes the snapshot files that fall off it', async () => {
+    const deps = await testDeps({ indexCap: 3 })
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) ids.push((await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)).snapshot!.id)
+    const index = JSON.parse(await readFile(join(root, '.bookmark', 'index.json'), 'utf8'))
+    expect(index.snapshots.map((e: { id: string }) => e.id)).toEqual(ids.slice(2).reverse())
+    expect((await readdir(join(root, '.bookmark', 'snapshots'))).sort()).toEqual(ids.slice(2).map((id) => `${id}.json`))
+  })
+
+  it('keeps files private: folders 0700, files 0600, in the project store and the bookmark home', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    const paths = [join(root, '.bookmark'), ...(await walk(join(root, '.bookmark'))), deps.bookmarkHome, ...(await walk(deps.bookmarkHome))]
+    for (const p of paths) {
+      const s = await stat(p)
+      expect((s.mode & 0o777).toString(8), p).toBe(s.isDirectory() ? '700' : '600')
+    }
+  })
+
+  it('redacts secrets in every file it writes', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+    await writeFile(
+      t,
+      jsonl([
+        prompt(`use token ${secret} to push`, { cwd: root }),
+        call('b1', 'Bash', { command: `echo ${secret} > token.txt` }, { stdout: secret, stderr: '' }, { cwd: root }),
+      ]),
+    )
+    await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    const files = [...(await walk(join(root, '.bookmark'))), ...(await walk(deps.bookmarkHome))]
+    let checked = 0
+    for (const f of files) {
+      if ((await stat(f)).isDirectory()) continue
+      expect(await readFile(f, 'utf8'), f).not.toContain(secret)
+      checked++
+    }
+    expect(checked).toBeGreaterThanOrEqual(6)
+    expect(await readFile(join(root, '.bookmark', 'LATEST.md'), 'utf8')).toContain('[REDACTED:')
+  })
+
+  it('takes over a lock left by a dead process, and waits for a live one', async () => {
+    const deps = await testDeps()
+    const lock = join(deps.dir, 'x.lock')
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), nonce: 'dead', at: 0 }))
+    await expect(withLock(lock, async () => 'ran')).resolves.toBe('ran')
+    await expect(stat(lock)).rejects.toThrow() // released
+
+    const order: string[] = []
+    await Promise.all([
+      withLock(lock, async () => {
+        order.push('a-start')
+        await new Promise((r) => setTimeout(r, 50))
+        order.push('a-end')
+      }),
+      new Promise((r) => setTimeout(r, 10)).then(() => withLock(lock, async () => order.push('b'))),
+    ])
+    expect(order).toEqual(['a-start', 'a-end', 'b'])
+  })
+
+  it('recovers from a broken cursor, index and registry without losing the next capture', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    await writeFile(join(root, '.bookmark', 'cursors', 's.json'), '{"version":1,"curs')
+    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage')
+    await writeFile(join(deps.bookmarkHome, 'registry.json'), '[')
+    const r = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    expect(r.written).toBe(true)
+    expect(r.notes.join('\n')).toContain('cursor for session s was unreadable')
+    const index = JSON.parse(await readFile(join(root, '.bookmark', 'index.json'), 'utf8'))
+    // The first snapshot's file is still on disk, so the rebuilt index lists both.
+    expect(index.snapshots.length).toBe(2)
+    JSON.parse(await readFile(join(deps.bookmarkHome, 'registry.json'), 'utf8'))
+  })
+})
+
+describe('bookmark demo', () => {
+  it('captures the bundled session in a temporary folder with its own bookmark home', async () => {
+    const deps = await testDeps()
+    const d = await runDemo(deps)
+    expect(d.folder.startsWith(deps.dir) || d.folder.includes('bookmark-demo-')).toBe(true)
+    const s = d.result.snapshot!
+    expect(s.files.map((f) => [f.path, f.op])).toEqual([
+      ['src/export.ts', 'created'],
+      ['test/export.test.ts', 'created'],
+      ['src/cli.ts', 'modified'],
+    ])
+    expect(s.tasks.items.map((t) => [t.id, t.status])).toEqual([
+      ['1', 'completed'],
+      ['2', 'completed'],
+      ['3', 'in_progress'],
+    ])
+    expect(s.git.map((g) => g.event)).toEqual([expect.objectContaining({ kind: 'commit', hash: '3f9c2a1', message: 'Add CSV export to notes CLI' })])
+    expect(s.errors).toEqual([expect.objectContaining({ tool: 'Bash', target: 'npm test', resolved: true })])
+    expect(s.task).toContain('also handle newlines inside note bodies')
+    expect(d.latest).toContain('[REDACTED:')
+    expect(d.latest).not.toContain('s3cretPass')
+    // Nothing in the real (here: the test's) bookmark home.
+    await expect(stat(deps.bookmarkHome)).rejects.toThrow()
+    expect(JSON.parse(await readFile(join(d.bookmarkHome, 'registry.json'), 'utf8')).entries.length).toBe(1)
+  })
+})
