@@ -33,7 +33,7 @@ describe('bookmark snapshot / status / list / show', () => {
     expect(out).toMatchObject({ written: true, projectRoot: project, sessionId: 'session-a' })
     expect(out.snapshotId).toMatch(/^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/)
     const dir = join(project, '.bookmark')
-    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'LATEST.md', 'cursors', 'index.json', 'snapshots', 'trails'])
+    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'LATEST.md', 'cursors', 'index.json', 'sessions', 'snapshots', 'trails'])
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('*\n')
     const latest = await readFile(join(dir, 'LATEST.md'), 'utf8')
     expect(latest).toContain('add an export command')

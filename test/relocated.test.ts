@@ -12,66 +12,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
-
-interface Oracle {
-  root: string
-  toolFiles: Set<string>
-  shellText: string
-  lastRequest: string | undefined
-}
-
-function userText(o: Record<string, any>): string | undefined {
-  if (o.type !== 'user' || o.isMeta || o.isCompactSummary || o.isSidechain) return undefined
-  if (o.origin && o.origin.kind && o.origin.kind !== 'human') return undefined
-  const c = o.message?.content
-  let text: string
-  if (typeof c === 'string') text = c
-  else if (Array.isArray(c)) {
-    if (c.some((b: any) => b?.type === 'tool_result')) return undefined
-    text = c.filter((b: any) => b?.type === 'text').map((b: any) => b.text).join('\n')
-  } else return undefined
-  text = text.replace(/<(system-reminder|ide_opened_file|ide_selection)>[\s\S]*?<\/\1>/g, '').trim()
-  if (!text || /^(\[Request interrupted|<command-|<local-command|<task-notification|<teammate-message|<bash-|This session is being continued)/.test(text)) return undefined
-  if (text.includes('<command-name>')) return undefined
-  return text
-}
-
-function oracle(raw: string): Oracle {
-  const parsed = raw.split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l) } catch { return null } }).filter(Boolean) as Record<string, any>[]
-  // Subagent messages embedded in progress lines (2.1.x) change files too.
-  const lines = parsed.flatMap((o) => (o.type === 'progress' && o.data?.type === 'agent_progress' && o.data.message && typeof o.data.message === 'object' ? [o, { ...o.data.message, isSidechain: true, cwd: o.cwd }] : [o]))
-  const root = lines.find((o) => typeof o.cwd === 'string' && !o.isSidechain)?.cwd as string
-  const uses = new Map<string, { name: string; input: any; cwd: string }>()
-  const toolFiles = new Set<string>()
-  let shellText = ''
-  let lastRequest: string | undefined
-  for (const o of lines) {
-    const t = userText(o)
-    if (t) lastRequest = t
-    const content = o.message?.content
-    if (!Array.isArray(content)) continue
-    for (const b of content) {
-      if (o.type === 'assistant' && b?.type === 'tool_use') uses.set(b.id, { name: b.name, input: b.input ?? {}, cwd: o.cwd ?? root })
-      if (o.type === 'user' && b?.type === 'tool_result') {
-        const u = uses.get(b.tool_use_id)
-        if (!u || b.is_error === true) continue
-        if (u.name === 'Bash' || u.name === 'PowerShell') shellText += `\n${u.input.command ?? ''}`
-        if (!['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(u.name)) continue
-        let p: string = u.input.file_path ?? u.input.notebook_path
-        if (typeof p !== 'string') continue
-        if (!p.startsWith('/')) p = `${u.cwd}/${p}`
-        const parts: string[] = []
-        for (const seg of p.split('/')) {
-          if (seg === '..') parts.pop()
-          else if (seg && seg !== '.') parts.push(seg)
-        }
-        const abs = `/${parts.join('/')}`
-        if (abs.startsWith(`${root}/`)) toolFiles.add(abs.slice(root.length + 1))
-      }
-    }
-  }
-  return { root, toolFiles, shellText, lastRequest }
-}
+import { oracle } from './helpers/oracle.js'
 
 function filesSection(md: string): string {
   return md.split('\n## ').find((s) => s.startsWith('Files changed')) ?? ''

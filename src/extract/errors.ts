@@ -2,11 +2,8 @@
  * Errors: failed tool results and failing commands, and whether a later success of the same tool on the
  * same target resolved them. Pure rules.
  */
+import { str } from '../shared/json.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined
-}
 
 /** What an error is about: the file for file tools, the command for shells, else the tool itself. */
 export function errorTarget(tool: PendingTool): string {

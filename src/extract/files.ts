@@ -2,6 +2,7 @@
  * File activity: which files a session created, changed, moved or deleted, with line counts from a real
  * line diff and structural hints. Pure rules over a tool call and its result.
  */
+import { isObject, str } from '../shared/json.js'
 import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInside, resolveAgainst } from '../shared/paths.js'
 import { type LineDiff, lineDiff, patchLines } from './diff.js'
 import { structuralHints } from './hints.js'
@@ -14,16 +15,6 @@ export interface FileContext {
 
 export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 export const SHELL_TOOLS = new Set(['Bash', 'PowerShell'])
-
-type Json = Record<string, unknown>
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined
-}
 
 /** Names without an extension that are still files, not directories. */
 const EXTENSIONLESS_FILES = /^(Makefile|Dockerfile|Containerfile|LICENSE|LICENCE|README|CHANGELOG|NOTICE|AUTHORS|Procfile|Gemfile|Rakefile|Justfile|Brewfile|Vagrantfile|Jenkinsfile|Caddyfile|CODEOWNERS|VERSION|\.[A-Za-z0-9_.-]+)$/

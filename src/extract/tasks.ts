@@ -2,17 +2,8 @@
  * Tasks and plans: the final TodoWrite list, TaskCreate/TaskUpdate matched by the ids in their results,
  * ExitPlanMode plans, and the subagents a session launched. Pure rules.
  */
+import { isObject, idString } from '../shared/json.js'
 import { CAPS, type ExtractState, type PendingTool } from './model.js'
-
-type Json = Record<string, unknown>
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined
-}
 
 export const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate', 'TaskList', 'ExitPlanMode', 'Task', 'Agent'])
 
@@ -27,7 +18,7 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
       if (isError || tool.sidechain || !Array.isArray(input.todos)) return
       state.todos = input.todos
         .filter(isObject)
-        .map((t) => ({ content: str(t.content) ?? str(t.subject) ?? '', status: str(t.status) ?? 'pending' }))
+        .map((t) => ({ content: idString(t.content) ?? idString(t.subject) ?? '', status: idString(t.status) ?? 'pending' }))
         .filter((t) => t.content !== '')
       return
     }
@@ -36,9 +27,9 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
       const res = isObject(result) ? result : {}
       const task = isObject(res.task) ? res.task : {}
       // The id comes from the result, never from the call's position: `{task:{id}}` or "Task #N created".
-      const id = str(task.id) ?? /Task #(\w+) created/.exec(resultText)?.[1]
+      const id = idString(task.id) ?? /Task #(\w+) created/.exec(resultText)?.[1]
       if (!id) return
-      const subject = str(input.subject) ?? str(task.subject) ?? str(input.description) ?? ''
+      const subject = idString(input.subject) ?? idString(task.subject) ?? idString(input.description) ?? ''
       state.tasks[id] = { id, subject, status: 'pending' }
       return
     }
@@ -46,17 +37,17 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
       if (isError) return
       const res = isObject(result) ? result : {}
       if (res.success === false) return
-      const id = str(input.taskId) ?? str(res.taskId)
+      const id = idString(input.taskId) ?? idString(res.taskId)
       if (!id) return
       const task = state.tasks[id] ?? { id, subject: '', status: 'pending' }
-      const change = isObject(res.statusChange) ? str(res.statusChange.to) : undefined
-      const status = change ?? str(input.status)
+      const change = isObject(res.statusChange) ? idString(res.statusChange.to) : undefined
+      const status = change ?? idString(input.status)
       if (status === 'deleted') {
         delete state.tasks[id]
         return
       }
       if (status) task.status = status
-      const subject = str(input.subject)
+      const subject = idString(input.subject)
       if (subject) task.subject = subject
       state.tasks[id] = task
       return
@@ -68,15 +59,15 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
       const next: ExtractState['tasks'] = {}
       for (const t of res.tasks) {
         if (!isObject(t)) continue
-        const id = str(t.id)
+        const id = idString(t.id)
         if (!id) continue
-        next[id] = { id, subject: str(t.subject) ?? state.tasks[id]?.subject ?? '', status: str(t.status) ?? 'pending' }
+        next[id] = { id, subject: idString(t.subject) ?? state.tasks[id]?.subject ?? '', status: idString(t.status) ?? 'pending' }
       }
       state.tasks = next
       return
     }
     case 'ExitPlanMode': {
-      const plan = str(input.plan)
+      const plan = idString(input.plan)
       if (!plan || tool.sidechain) return
       const rec: { ts?: string; text: string; approved: boolean } = { text: plan.slice(0, CAPS.planText), approved: !isError }
       if (tool.ts !== undefined) rec.ts = tool.ts
@@ -86,12 +77,12 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
     }
     case 'Task':
     case 'Agent': {
-      const description = str(input.description) ?? str(input.prompt)?.slice(0, 120) ?? ''
+      const description = idString(input.description) ?? idString(input.prompt)?.slice(0, 120) ?? ''
       const rec: { description: string; type?: string; ts?: string; status?: string } = { description }
-      const type = str(input.subagent_type)
+      const type = idString(input.subagent_type)
       if (type) rec.type = type
       if (tool.ts !== undefined) rec.ts = tool.ts
-      const status = isObject(result) ? str(result.status) : undefined
+      const status = isObject(result) ? idString(result.status) : undefined
       rec.status = isError ? 'failed' : (status ?? 'completed')
       state.subagents.push(rec)
       if (state.subagents.length > CAPS.subagents) state.subagents.splice(0, state.subagents.length - CAPS.subagents)

@@ -89,12 +89,13 @@ export interface SnapshotMeta {
 
 const TRIVIAL = /^(y|yes|yep|yeah|ok|okay|k|sure|go|go on|go ahead|continue|proceed|do it|please do|thanks|thank you|ty|no|nope|lgtm|done|next|\?|\.)[.!]*$/i
 
-/** The latest request that says something (not "yes" or "continue"); else the latest one. */
+/** The latest request that says something (not "yes", "continue" or a bare `/command`); else the latest one. */
 export function currentTask(prompts: PromptRecord[]): string | null {
   for (let i = prompts.length - 1; i >= 0; i--) {
     const p = prompts[i]!
     const t = p.text.trim()
-    if (t.length >= 12 && !TRIVIAL.test(t)) return t
+    // A bare slash command (`/review`) names a procedure, not the task: look further back.
+    if (t.length >= 12 && !TRIVIAL.test(t) && !/^\/\S+$/.test(t)) return t
   }
   const last = prompts[prompts.length - 1]
   return last ? last.text : null

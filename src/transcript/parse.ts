@@ -2,6 +2,7 @@
  * One transcript line -> entries. Pure: no I/O, no clock.
  * Dispatches on `type`, ignores unknown types and fields, never throws.
  */
+import { type Json, isObject, str } from '../shared/json.js'
 import type { AssistantBlock, EntryBase, TranscriptEntry, Usage } from './types.js'
 
 /** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
@@ -14,16 +15,6 @@ export interface ParsedLine {
 }
 
 const SKIPPED: ParsedLine = { entries: [], ok: false }
-
-type Json = Record<string, unknown>
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined
-}
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0

@@ -1,0 +1,15 @@
+/** Guards for untrusted JSON values (transcript lines, payloads, our own stored files). */
+export type Json = Record<string, unknown>
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+/** A string, or a number written as a string (task ids come both ways). */
+export function idString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
+}
