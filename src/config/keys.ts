@@ -1,0 +1,47 @@
+/**
+ * Every configuration key: its default, its environment variable, how it is validated and what uses it.
+ * Precedence: defaults < ~/.bookmark/config.json < <project>/.bookmark/config.json < environment < flags.
+ */
+export interface KeySpec {
+  default: number
+  env: string
+  min: number
+  max: number
+  integer: boolean
+  unit: string
+  help: string
+}
+
+export const KEYS = {
+  interval: { default: 5, env: 'BOOKMARK_INTERVAL', min: 1, max: 1440, integer: true, unit: 'minutes', help: 'minutes between time-based snapshots taken on a prompt (check hook)' },
+  contextThreshold: { default: 0.75, env: 'BOOKMARK_CONTEXT_THRESHOLD', min: 0.1, max: 0.99, integer: false, unit: 'fraction', help: 'share of the context window at which the check hook asks for a fresh narrative before compaction' },
+  contextWindow: { default: 0, env: 'BOOKMARK_CONTEXT_WINDOW', min: 0, max: 10_000_000, integer: true, unit: 'tokens', help: "the model's context window; 0 = from the model name (1M for [1m] models, else 200k)" },
+  narrativeRefreshMinutes: { default: 30, env: 'BOOKMARK_NARRATIVE_REFRESH_MINUTES', min: 1, max: 10_080, integer: true, unit: 'minutes', help: 'further work after which the Stop hook may ask for the narrative again' },
+  maxNarrativeBlocks: { default: 1, env: 'BOOKMARK_MAX_NARRATIVE_BLOCKS', min: 0, max: 20, integer: true, unit: 'blocks', help: 'Stop blocks per session that ask for the narrative before the refresh window re-arms them (0 = never block)' },
+  narrativeRequests: { default: 3, env: 'BOOKMARK_NARRATIVE_REQUESTS', min: 1, max: 100, integer: true, unit: 'requests', help: 'new requests that count as meaningful work even without changed files' },
+  restoreBudget: { default: 6_000, env: 'BOOKMARK_RESTORE_BUDGET', min: 500, max: 10_000, integer: true, unit: 'characters', help: 'most characters restore injects at SessionStart (Claude Code caps hook output at 10,000)' },
+  staleWarnHours: { default: 24, env: 'BOOKMARK_STALE_WARN_HOURS', min: 1, max: 8_760, integer: false, unit: 'hours', help: 'a handoff older than this is injected with a warning' },
+  staleRefuseHours: { default: 72, env: 'BOOKMARK_STALE_REFUSE_HOURS', min: 1, max: 8_760, integer: false, unit: 'hours', help: 'a handoff older than this is not injected' },
+  indexCap: { default: 50, env: 'BOOKMARK_INDEX_CAP', min: 1, max: 10_000, integer: true, unit: 'snapshots', help: 'snapshots kept per project (older snapshot files are deleted)' },
+  registryCap: { default: 500, env: 'BOOKMARK_REGISTRY_CAP', min: 1, max: 100_000, integer: true, unit: 'entries', help: 'entries kept in ~/.bookmark/registry.json' },
+} as const satisfies Record<string, KeySpec>
+
+export type ConfigKey = keyof typeof KEYS
+export type Config = { [K in ConfigKey]: number }
+export type Source = 'default' | 'global' | 'project' | 'env' | 'flag'
+
+export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[]
+
+export function isConfigKey(k: string): k is ConfigKey {
+  return Object.prototype.hasOwnProperty.call(KEYS, k)
+}
+
+/** Validates one value; the error says what was expected. */
+export function parseValue(key: ConfigKey, raw: unknown): { ok: true; value: number } | { ok: false; error: string } {
+  const spec: KeySpec = KEYS[key]
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN
+  const kind = spec.integer ? 'a whole number' : 'a number'
+  if (!Number.isFinite(n) || (spec.integer && !Number.isInteger(n))) return { ok: false, error: `${key} must be ${kind} (${spec.unit}) from ${spec.min} to ${spec.max}, got ${JSON.stringify(raw)}` }
+  if (n < spec.min || n > spec.max) return { ok: false, error: `${key} must be from ${spec.min} to ${spec.max} ${spec.unit}, got ${n}` }
+  return { ok: true, value: n }
+}

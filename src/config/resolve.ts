@@ -1,0 +1,96 @@
+/**
+ * Resolving the configuration in force, with where each value came from.
+ */
+import { join } from 'node:path'
+import { isObject } from '../shared/json.js'
+import { ensureDir, readJson, writeJson } from '../store/files.js'
+import { withLock } from '../store/lock.js'
+import { CONFIG_KEYS, type Config, type ConfigKey, KEYS, type Source, isConfigKey, parseValue } from './keys.js'
+
+export const CONFIG_VERSION = 1
+
+export interface Resolved {
+  config: Config
+  sources: Record<ConfigKey, Source>
+  /** Values that were ignored, with why (a bad value in a file or the environment never stops a hook). */
+  problems: string[]
+  files: { global: string; project?: string }
+}
+
+interface ConfigFile {
+  version: number
+  values: Record<string, unknown>
+}
+
+function isConfigFile(v: unknown): v is ConfigFile {
+  return isObject(v) && isObject(v.values)
+}
+
+export function globalConfigPath(bookmarkHome: string): string {
+  return join(bookmarkHome, 'config.json')
+}
+
+export function projectConfigPath(projectRoot: string): string {
+  return join(projectRoot, '.bookmark', 'config.json')
+}
+
+async function readValues(path: string, problems: string[]): Promise<Record<string, unknown>> {
+  const r = await readJson(path, isConfigFile)
+  if (r.ok) return r.value.values
+  if (!r.missing) problems.push(`${path} ignored: ${r.reason}`)
+  return {}
+}
+
+export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: string; env: NodeJS.ProcessEnv; flags?: Partial<Record<ConfigKey, unknown>> }): Promise<Resolved> {
+  const problems: string[] = []
+  const files = { global: globalConfigPath(opts.bookmarkHome), ...(opts.projectRoot ? { project: projectConfigPath(opts.projectRoot) } : {}) }
+  const layers: [Source, Record<string, unknown>, string][] = [
+    ['global', await readValues(files.global, problems), files.global],
+    ['project', files.project ? await readValues(files.project, problems) : {}, files.project ?? ''],
+  ]
+  const envValues: Record<string, unknown> = {}
+  for (const key of CONFIG_KEYS) {
+    const v = opts.env[KEYS[key].env]
+    if (v !== undefined && v !== '') envValues[key] = v
+  }
+  layers.push(['env', envValues, 'environment'])
+  layers.push(['flag', (opts.flags ?? {}) as Record<string, unknown>, 'flags'])
+
+  const config = {} as Config
+  const sources = {} as Record<ConfigKey, Source>
+  for (const key of CONFIG_KEYS) {
+    config[key] = KEYS[key].default
+    sources[key] = 'default'
+  }
+  for (const [source, values, where] of layers) {
+    for (const [k, raw] of Object.entries(values)) {
+      if (raw === undefined) continue
+      if (!isConfigKey(k)) {
+        if (source !== 'flag') problems.push(`${where}: unknown key "${k}" ignored`)
+        continue
+      }
+      const parsed = parseValue(k, raw)
+      if (!parsed.ok) {
+        problems.push(`${where}: ${parsed.error}; using ${config[k]}`)
+        continue
+      }
+      config[k] = parsed.value
+      sources[k] = source
+    }
+  }
+  if (config.staleRefuseHours < config.staleWarnHours) problems.push(`staleRefuseHours (${config.staleRefuseHours}) is below staleWarnHours (${config.staleWarnHours}): content that old is refused`)
+  return { config, sources, problems, files }
+}
+
+/** Sets or removes keys in one config file (global or project), under a lock, atomically. */
+export async function updateConfigFile(path: string, set: Partial<Record<ConfigKey, number>>, unset: ConfigKey[]): Promise<void> {
+  await ensureDir(join(path, '..'))
+  await withLock(`${path}.lock`, async () => {
+    const r = await readJson(path, isConfigFile)
+    if (!r.ok && !r.missing) throw new Error(`${path} is not valid config JSON (${r.reason}); fix or delete it first`)
+    const values = r.ok ? { ...r.value.values } : {}
+    for (const [k, v] of Object.entries(set)) values[k] = v
+    for (const k of unset) delete values[k]
+    await writeJson(path, { version: CONFIG_VERSION, values })
+  })
+}
