@@ -1,0 +1,353 @@
+/**
+ * The texts restore gives the host model: at startup/clear, after a compaction, on resume, and the
+ * refusal for a handoff too old to load. Pure: every value comes in as an argument. Plain Markdown, no
+ * trailing newline, never longer than the budget (see fitSections).
+ */
+import type { ErrorRecord, GitRecord } from '../extract/model.js'
+import { type Snapshot, type TaskItem, openTasks } from '../snapshot/model.js'
+import { fileLine, gitLine, oneLine } from '../snapshot/render.js'
+import { type Section, fitSections } from './budget.js'
+import type { Identity } from './identity.js'
+
+export interface NarrativeInput {
+  body: string
+  identity: Identity
+  notes: string[]
+  staleWarning?: string
+  path: string
+}
+
+export interface StartupInput {
+  project: string
+  root: string
+  narrative?: NarrativeInput
+  snapshot?: Snapshot
+  warnings: string[]
+  budget: number
+  latestPath: string
+  narrativePath: string
+}
+
+export interface CompactInput {
+  project: string
+  snapshot: Snapshot
+  narrative?: NarrativeInput
+  budget: number
+  latestPath: string
+}
+
+export interface ResumeInput {
+  project: string
+  changes: { sessionId: string; snapshotId: string; createdAt: string; files: string[] }[]
+  branchNote?: string
+  budget: number
+}
+
+/** Files listed in full up to this many; beyond it the most recent ones and a `… N more` line. */
+export const FILES_SHOWN = 15
+const REQUEST_CHARS = 600
+const ASSISTANT_CHARS = 500
+const PLAN_CHARS = 800
+const ERRORS_SHOWN = 10
+const TASKS_SHOWN = 30
+/** Longest narrative line kept whole; longer ones are cut with `…` (fitSections never cuts lines). */
+const NARRATIVE_LINE = 1_000
+/** A fact is "already in the narrative" when this many of its first characters appear there. */
+const COVER_CHARS = 60
+/** Shorter texts are never treated as covered: a few words match by chance. */
+const COVER_MIN = 12
+
+function utc(ts: string | undefined): string {
+  return ts ? ts.replace('T', ' ').replace(/(:\d{2})(\.\d+)?Z$/, '$1 UTC').replace(/Z$/, ' UTC') : 'time unknown'
+}
+
+function code(text: string, max = 200): string {
+  return `\`${oneLine(text, max).replace(/`/g, "'")}\``
+}
+
+/** A block quote, at most `maxChars` of the text, blank-line runs collapsed. */
+function quoted(text: string, maxChars: number): string[] {
+  let t = text.replace(/\r\n?/g, '\n').trim()
+  if (t.length > maxChars) t = `${t.slice(0, maxChars - 1).trimEnd()}…`
+  const out: string[] = []
+  for (const raw of t.split('\n')) {
+    const line = raw.trimEnd()
+    if (line.trim() === '') {
+      if (out.length > 0 && out[out.length - 1] !== '>') out.push('>')
+    } else out.push(`> ${line}`)
+  }
+  return out
+}
+
+/**
+ * The narrative body as lines under our own `##` title: its headings (outside code fences) move down so
+ * the highest becomes `###`, lines longer than NARRATIVE_LINE are cut with `…`, blank lines at either
+ * end go.
+ */
+function narrativeLines(body: string): string[] {
+  const lines = body
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((raw) => (raw.length > NARRATIVE_LINE ? `${raw.slice(0, NARRATIVE_LINE - 1)}…` : raw.trimEnd()))
+  const heading: boolean[] = []
+  let fenced = false
+  let top = 7
+  for (const l of lines) {
+    if (/^ {0,3}(```|~~~)/.test(l)) fenced = !fenced
+    const m = fenced ? null : /^(#{1,6}) /.exec(l)
+    heading.push(m !== null)
+    if (m) top = Math.min(top, m[1]!.length)
+  }
+  const shift = top < 3 ? 3 - top : 0
+  const out = lines.map((l, i) => (heading[i] && shift > 0 ? `${'#'.repeat(shift)}${l}`.replace(/^#{7,}/, '######') : l))
+  while (out.length > 0 && out[0] === '') out.shift()
+  while (out.length > 0 && out[out.length - 1] === '') out.pop()
+  return out
+}
+
+function uniqueLines(items: (string | undefined)[]): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const item of items) {
+    if (item === undefined) continue
+    const line = oneLine(item, 400)
+    if (line === '' || seen.has(line)) continue
+    seen.add(line)
+    out.push(line)
+  }
+  return out
+}
+
+/** Which snapshot facts the narrative body already states. */
+interface Coverage {
+  text(s: string): boolean
+  path(p: string): boolean
+}
+
+const flat = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase()
+const PATH_CHAR = /[A-Za-z0-9_./\\-]/
+
+function coverage(body: string | undefined): Coverage {
+  if (body === undefined) return { text: () => false, path: () => false }
+  const hay = flat(body)
+  return {
+    text(s) {
+      const key = flat(s).slice(0, COVER_CHARS)
+      return key.length >= COVER_MIN && hay.includes(key)
+    },
+    /** The path as a whole token: `src/a.ts` does not cover `a.ts`, `data.ts` does not cover `a.ts`. */
+    path(p) {
+      if (p === '') return false
+      for (let at = body.indexOf(p); at >= 0; at = body.indexOf(p, at + 1)) {
+        const before = body[at - 1]
+        const after = body[at + p.length]
+        const endsSentence = after === '.' && !PATH_CHAR.test(body[at + p.length + 1] ?? ' ')
+        if ((before === undefined || !PATH_CHAR.test(before)) && (after === undefined || endsSentence || !PATH_CHAR.test(after))) return true
+      }
+      return false
+    },
+  }
+}
+
+function taskLine(t: TaskItem): string {
+  const doing = t.status === 'in_progress'
+  return `- [${doing ? '~' : ' '}] ${t.id ? `#${t.id} ` : ''}${oneLine(t.text, 200)}${doing ? ' (in progress)' : ''}`
+}
+
+function errorLine(e: ErrorRecord): string {
+  return `- ${e.tool}${e.target ? ` ${code(e.target, 80)}` : ''}: ${oneLine(e.message, 160)}`
+}
+
+function lastCommit(s: Snapshot): GitRecord | undefined {
+  for (let i = s.git.length - 1; i >= 0; i--) if (s.git[i]!.event.kind === 'commit') return s.git[i]
+  return undefined
+}
+
+function section(id: string, title: string | undefined, lines: string[], priority: number, omitted = 0): Section[] {
+  if (lines.length === 0 && omitted === 0) return []
+  // minLines 1: a section cut down to its title and `… N more` says too little; drop it instead.
+  return [{ id, ...(title !== undefined ? { title } : {}), lines, priority, minLines: 1, ...(omitted > 0 ? { omitted } : {}) }]
+}
+
+/** The current task (when it is not the latest request) and the latest request. */
+function requestLines(s: Snapshot, cov: Coverage, skip: string[] = []): string[] {
+  const last = s.requests.recent.at(-1)?.text
+  const task = s.task ?? undefined
+  const showTask = task !== undefined && task !== last && !skip.includes(task) && !cov.text(task)
+  const showLast = last !== undefined && !cov.text(last)
+  const out: string[] = []
+  if (showTask) out.push("The task, in the user's words:", ...quoted(task, REQUEST_CHARS))
+  if (showLast) {
+    if (showTask) out.push('', 'Their latest message:')
+    out.push(...quoted(last, REQUEST_CHARS))
+  }
+  return out
+}
+
+function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const open = openTasks(s)
+  const shown = open.filter((t) => !cov.text(t.text))
+  if (shown.length === 0) return []
+  const listed = shown.slice(0, TASKS_SHOWN)
+  return section('tasks', `Open tasks (${open.length} of ${s.tasks.items.length})`, listed.map(taskLine), priority, shown.length - listed.length)
+}
+
+function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const shown = s.files.filter((f) => !cov.path(f.path))
+  if (shown.length === 0) return []
+  const named = s.files.length - shown.length
+  const listed = shown.slice(0, FILES_SHOWN)
+  const title = `Files changed (${s.files.length}${named > 0 ? `, ${named} named above` : ''})`
+  return section('files', title, listed.map((f) => oneLine(fileLine(f), 300)), priority, shown.length - listed.length)
+}
+
+function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const g = lastCommit(s)
+  if (!g || g.event.kind !== 'commit') return []
+  const e = g.event
+  if ((e.hash && cov.path(e.hash.slice(0, 7))) || cov.text(e.message)) return []
+  return section('commit', 'Last commit', [gitLine(g)], priority)
+}
+
+function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const open = s.errors.filter((e) => !e.resolved && !cov.text(e.message))
+  if (open.length === 0) return []
+  const newestFirst = open.slice().reverse()
+  const listed = newestFirst.slice(0, ERRORS_SHOWN)
+  return section('errors', `Unresolved errors (${open.length})`, listed.map(errorLine), priority, open.length - listed.length)
+}
+
+/**
+ * The narrative, kept to `maxChars` so that a long one cannot crowd out every fact (the rest is counted
+ * in the `… N more` line; the file itself has it all).
+ */
+function narrativeSection(n: NarrativeInput | undefined, priority: number, maxChars = Number.POSITIVE_INFINITY): Section[] {
+  if (!n) return []
+  const lines = narrativeLines(n.body)
+  let used = 0
+  let kept = 0
+  while (kept < lines.length && used + lines[kept]!.length + 1 <= maxChars) used += lines[kept++]!.length + 1
+  return section('narrative', 'Handoff notes from the last session', lines.slice(0, kept), priority, lines.length - kept)
+}
+
+/** Share of the budget the narrative may take when snapshot facts are there too. */
+const NARRATIVE_SHARE = 0.6
+
+function snapshotLine(s: Snapshot): string {
+  const branch = s.session.branch ? ` on branch ${code(s.session.branch, 120)}` : ''
+  return `Last capture: ${utc(s.createdAt)}, session ${code(s.session.id.slice(0, 8))}${branch}, snapshot ${code(s.id)}.`
+}
+
+/**
+ * The startup/clear text: title, where and when, warnings (one line each: the caller's, then the
+ * narrative's stale warning and identity notes), the narrative body, then the snapshot facts the
+ * narrative does not already state, and the pointer to the full record.
+ */
+export function renderStartup(i: StartupInput): string {
+  const s = i.snapshot
+  const n = i.narrative
+  const head = [`# Bookmark: continuing work in ${oneLine(i.project, 120)}`, `Project root: ${code(i.root, 300)}.`]
+  if (s) head.push(snapshotLine(s))
+  if (!s && !n) head.push('No handoff notes and no snapshot were found for this project.')
+  for (const w of uniqueLines([...i.warnings, n?.staleWarning, ...(n?.notes ?? [])])) head.push(`- ${w}`)
+
+  const cov = coverage(n?.body)
+  const sections: Section[] = [...narrativeSection(n, 1, s ? Math.floor(i.budget * NARRATIVE_SHARE) : Number.POSITIVE_INFINITY)]
+  if (s) {
+    sections.push(
+      ...section('request', 'Last request', requestLines(s, cov), 2),
+      ...tasksSection(s, cov, 3),
+      ...filesSection(s, cov, 4),
+      ...commitSection(s, cov, 5),
+      ...errorsSection(s, cov, 6),
+    )
+    if (s.lastAssistant && !cov.text(s.lastAssistant.text)) {
+      sections.push(...section('assistant', 'Last assistant message', quoted(s.lastAssistant.text, ASSISTANT_CHARS), 7))
+    }
+  }
+  const foot = n
+    ? [`Full record: ${code(i.narrativePath, 300)} and ${code(i.latestPath, 300)} (\`bookmark show\`).`]
+    : [`Full record: ${code(i.latestPath, 300)} (\`bookmark show\`).`]
+  return fitSections(head, sections, foot, i.budget).text
+}
+
+/**
+ * After a compaction, in the same session: the latest request (and the task when it is older), the
+ * earlier of the last three requests, open tasks, files, unresolved errors, last commit, the latest plan
+ * and the narrative body when given.
+ */
+export function renderCompactResume(i: CompactInput): string {
+  const s = i.snapshot
+  const n = i.narrative
+  const head = [`# Bookmark: ${oneLine(i.project, 120)}`, 'This session was just compacted; here is where it stood.']
+  const none = coverage(undefined)
+  const recent = s.requests.recent.slice(-3)
+  const earlier = recent.slice(0, -1).map((p) => `- ${oneLine(p.text, REQUEST_CHARS)}`)
+  const plan = s.plans.at(-1)
+  const planSection = plan
+    ? section('plan', `Latest plan${plan.approved === false ? ' (not approved)' : ''}`, quoted(plan.text, PLAN_CHARS), 6)
+    : []
+  const sections: Section[] = [
+    ...section('earlier', 'Earlier requests (oldest first)', earlier, 7),
+    ...section(
+      'request',
+      'Latest request',
+      requestLines(
+        s,
+        none,
+        recent.map((p) => p.text),
+      ),
+      1,
+    ),
+    ...tasksSection(s, none, 2),
+    ...filesSection(s, none, 3),
+    ...errorsSection(s, none, 4),
+    ...commitSection(s, none, 5.5),
+    ...planSection,
+    ...narrativeSection(n, 5),
+  ]
+  const foot = [`Full record: ${code(i.latestPath, 300)}${n ? ` and ${code(n.path, 300)}` : ''} (\`bookmark show\`).`]
+  return fitSections(head, sections, foot, i.budget).text
+}
+
+const FILES_PER_SESSION = 10
+
+/**
+ * What other sessions changed since this one last ran, one line per session (its files, its latest
+ * snapshot), and the branch note. Undefined when no change names a file and there is no branch note.
+ */
+export function renderResumeNote(i: ResumeInput): string | undefined {
+  const sorted = i.changes
+    .filter((c) => c.files.length > 0)
+    .slice()
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.snapshotId.localeCompare(b.snapshotId))
+  const sessions = new Map<string, { snapshotId: string; files: string[] }>()
+  for (const c of sorted) {
+    const entry = sessions.get(c.sessionId) ?? { snapshotId: c.snapshotId, files: [] }
+    sessions.delete(c.sessionId) // re-inserted below: sessions come out ordered by their latest change
+    entry.snapshotId = c.snapshotId
+    for (const f of c.files) if (!entry.files.includes(f)) entry.files.push(f)
+    sessions.set(c.sessionId, entry)
+  }
+  const note = i.branchNote?.trim() ? oneLine(i.branchNote, 400) : undefined
+  if (sessions.size === 0 && !note) return undefined
+
+  const lines = [...sessions].map(([id, e]) => {
+    const files = e.files.slice(0, FILES_PER_SESSION).map((f) => code(f, 120))
+    const more = e.files.length > FILES_PER_SESSION ? ` and ${e.files.length - FILES_PER_SESSION} more` : ''
+    return `- session ${code(id.slice(0, 8))} changed ${files.join(', ')}${more} (${code(e.snapshotId)})`
+  })
+  const head = [`Since this session last ran in ${oneLine(i.project, 120)}:`]
+  const text = fitSections(head, [...section('changes', undefined, lines, 2), ...section('branch', undefined, note ? [`- ${note}`] : [], 1)], [], i.budget).text
+  return text === '' ? undefined : text
+}
+
+/** The 72h+ case: how old the handoff is and how to look at it, without its content. */
+export function renderRefusal(project: string, ageText: string, path: string): string {
+  return [
+    `# Bookmark: the handoff for ${oneLine(project, 120)} was not loaded`,
+    '',
+    `The last handoff is ${oneLine(ageText, 60)} old, too old to load automatically: the work has likely moved on since.`,
+    `To look at it, run \`bookmark show\` or read ${code(path, 300)}.`,
+  ].join('\n')
+}
