@@ -7,7 +7,7 @@ import { CaptureError } from '../ops/capture.js'
 import { defaultDeps } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
-import { buildProgram } from './program.js'
+import { type Io, buildProgram } from './program.js'
 
 function packageVersion(): string {
   try {
@@ -18,22 +18,31 @@ function packageVersion(): string {
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], onHook: (ran: boolean) => void = () => undefined): Promise<number> {
   const log = (m: string): void => {
     process.stderr.write(`bookmark: ${m}\n`)
   }
-  const program = buildProgram({
+  const io: Io = {
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     deps: defaultDeps(process.env, log),
     cwd: process.cwd(),
     version: packageVersion(),
-  })
+    stdin: process.stdin,
+  }
+  const program = buildProgram(io)
   program.exitOverride()
   program.configureOutput({ writeErr: (s) => process.stderr.write(s) })
   try {
     await program.parseAsync(argv)
+    onHook(io.hookRan === true)
     return 0
   } catch (e) {
+    // A hook never fails towards the host: whatever happened, exit 0 (runHook already logged it).
+    if (io.hookRan) {
+      onHook(true)
+      log(`hook error: ${(e as Error).message}`)
+      return 0
+    }
     if (e instanceof CommanderError) {
       // --help and --version end here with code 0; usage errors were already printed by commander.
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 1
@@ -47,4 +56,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv)
+let hook = false
+const code = await main(process.argv, (ran) => (hook = ran))
+if (hook) {
+  // Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them.
+  process.stdout.write('', () => process.exit(0))
+} else {
+  process.exitCode = code
+}

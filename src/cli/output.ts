@@ -34,6 +34,7 @@ export function statusText(s: Status): string {
   } else {
     lines.push('Latest:    none yet (run `bookmark snapshot`, or let the hooks capture)')
   }
+  lines.push(`Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`)
   lines.push(`Registry:  ${s.registryEntries} entries for this project in ${s.bookmarkHome}/registry.json`)
   for (const p of s.problems) lines.push(`Problem:   ${p}`)
   return lines.join('\n')

@@ -2,7 +2,14 @@
  * The command table of contents. Each action returns what to print; main.ts prints it and decides the
  * exit code.
  */
+import type { Readable } from 'node:stream'
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { checkHook } from '../hooks/check.js'
+import { precompactHook } from '../hooks/precompact.js'
+import { restoreHook } from '../hooks/restore.js'
+import { type HookBody, runHook } from '../hooks/run.js'
+import { stopHook } from '../hooks/stop.js'
+import { clearPointer, configCommand } from './admin.js'
 import { capture } from '../ops/capture.js'
 import type { Deps } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
@@ -16,7 +23,17 @@ export interface Io {
   deps: Deps
   cwd: string
   version: string
+  stdin: Readable & { isTTY?: boolean }
+  /** Set by hook commands: the process exits as soon as their output is written (nothing may hold it). */
+  hookRan?: boolean
 }
+
+const HOOKS: { name: string; event: string; body: HookBody; description: string }[] = [
+  { name: 'stop', event: 'Stop', body: stopHook, description: 'Stop hook: capture the turn, and ask once for the narrative handoff when it is stale' },
+  { name: 'precompact', event: 'PreCompact', body: precompactHook, description: 'PreCompact hook: capture, count the compaction, prepare the compact resume (prints nothing)' },
+  { name: 'check', event: 'UserPromptSubmit', body: checkHook, description: 'UserPromptSubmit hook: interval snapshot, and a refresh request when the context fills up' },
+  { name: 'restore', event: 'SessionStart', body: restoreHook, description: 'SessionStart hook: what the new session should know, within the budget' },
+]
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`)
@@ -101,6 +118,44 @@ export function buildProgram(io: Io): Command {
     .action(async (opts: { json?: boolean }) => {
       const d = await runDemo(io.deps)
       io.out(opts.json ? json({ folder: d.folder, projectRoot: d.projectRoot, latestPath: d.latestPath, snapshotFile: d.result.snapshotFile ?? null, snapshot: d.result.snapshot ?? null }) : demoText(d))
+    })
+
+  for (const hook of HOOKS) {
+    program
+      .command(hook.name)
+      .description(`${hook.description}; reads the ${hook.event} payload on stdin, always exits 0`)
+      .option('--cwd <dir>', 'the session working directory (overrides the payload)')
+      .option('--transcript <path>', 'the session transcript (overrides the payload)')
+      .option('--session-id <id>', 'the session id (overrides the payload)')
+      .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string }) => {
+        io.hookRan = true
+        const run = await runHook(hook.name, hook.body, opts, io.deps, io.stdin, io.cwd)
+        for (const note of run.notes) io.deps.log(note)
+        if (run.stdout !== '') io.out(run.stdout)
+      })
+  }
+
+  program
+    .command('clear')
+    .description('point the home pointer (~/.bookmark/bookmark.context.md) at a project: sessions started outside any project continue it')
+    .option('--project <dir>', 'the project (default: the project of the current directory)')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { project?: string; json?: boolean }) => {
+      const r = await clearPointer(opts.project ?? io.cwd, io.deps)
+      io.out(opts.json ? json(r) : `Home pointer now leads to ${r.projectRoot} (${r.pointer}).`)
+    })
+
+  program
+    .command('config')
+    .description('show every setting with its value and where it comes from; change them with the options')
+    .option('--interval <minutes>', 'set interval (minutes between time-based snapshots)')
+    .option('--set <key=value...>', 'set keys')
+    .option('--unset <key...>', 'remove keys (back to the lower layer)')
+    .option('--project', "write the project's .bookmark/config.json instead of ~/.bookmark/config.json")
+    .option('--cwd <dir>', 'the project folder (default: current directory)')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { interval?: string; set?: string[]; unset?: string[]; project?: boolean; cwd?: string; json?: boolean }) => {
+      io.out(await configCommand(opts, io.cwd, io.deps))
     })
 
   return program

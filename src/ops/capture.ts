@@ -10,11 +10,13 @@ import { STATE_VERSION } from '../extract/model.js'
 import { discoverTranscript } from '../host/claude.js'
 import { type Snapshot, type Trigger, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
+import { writeHomePointer } from '../narrative/pointer.js'
+import { readGitInfo } from '../store/git.js'
 import { findProjectRoot } from '../store/project.js'
 import { addToRegistry } from '../store/registry.js'
 import { CURSOR_VERSION, ProjectStore } from '../store/store.js'
 import { type ReadStats, readTranscript } from '../transcript/read.js'
-import type { Deps } from './context.js'
+import { type Deps, isHomeScope } from './context.js'
 
 export interface CaptureRequest {
   cwd: string
@@ -36,6 +38,8 @@ export interface CaptureResult {
   snapshotFile?: string
   stats: ReadStats
   notes: string[]
+  /** The session's extraction state after this capture. */
+  state: ExtractState
 }
 
 export class CaptureError extends Error {}
@@ -71,6 +75,9 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   const sid = sessionId && sessionId.trim() !== '' ? sessionId : sessionIdFromPath(transcript)
 
   const store = await openProject(cwd, deps)
+  if (isHomeScope(store.layout.root, deps.env)) {
+    throw new CaptureError(`${store.layout.root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
+  }
   await store.ensure()
   const root = store.layout.root
 
@@ -99,8 +106,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 
     const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
     const hookMessageIsNew = req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' && req.lastAssistantMessage !== state.lastAssistant?.text && req.lastAssistantMessage !== previous?.lastHookMessage
-    const force = req.trigger === 'manual' || req.trigger === 'demo' || req.trigger === 'mcp'
-    const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes }
+    const force = req.trigger === 'manual' || req.trigger === 'demo' || req.trigger === 'mcp' || req.trigger === 'pre_compact'
+    const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state }
 
     let lastSnapshot = previous?.lastSnapshot
     if (!happened && !hookMessageIsNew && !force) {
@@ -136,6 +143,13 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
       } catch (e) {
         notes.push(`registry not updated: ${(e as Error).message}`)
       }
+      try {
+        // The latest active project wins the home pointer.
+        const git = await readGitInfo(root)
+        await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), sessionId: sid, task: snapshot.task, ...git }, now)
+      } catch (e) {
+        notes.push(`home pointer not updated: ${(e as Error).message}`)
+      }
       lastSnapshot = id
       result.written = true
       result.snapshot = snapshot
@@ -150,6 +164,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
       cursor: stats.cursor,
       state,
       updatedAt: deps.now().toISOString(),
+      bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
+      captures: (previous?.captures ?? 0) + 1,
       ...(lastSnapshot ? { lastSnapshot } : {}),
       ...(hookMessageIsNew && req.lastAssistantMessage ? { lastHookMessage: req.lastAssistantMessage.slice(0, 4_000) } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
     })

@@ -4,7 +4,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { type Resolved, resolveConfig } from '../config/resolve.js'
+import type { ConfigKey } from '../config/keys.js'
+import { findProjectRoot } from '../store/project.js'
 
 export interface Deps {
   env: NodeJS.ProcessEnv
@@ -35,4 +38,23 @@ export function defaultDeps(env: NodeJS.ProcessEnv, log: (m: string) => void): D
     indexCap: 50,
     registryCap: 500,
   }
+}
+
+export interface Configured {
+  deps: Deps
+  resolved: Resolved
+  projectRoot: string
+}
+
+/** The configuration in force for the project of `cwd`, and deps whose caps follow it. */
+export async function configured(deps: Deps, cwd: string, flags: Partial<Record<ConfigKey, unknown>> = {}): Promise<Configured> {
+  const { root } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
+  const resolved = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: root, env: deps.env, flags })
+  return { deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap }, resolved, projectRoot: root }
+}
+
+/** A folder that is not a project: the home folder itself or the file-system root. */
+export function isHomeScope(root: string, env: NodeJS.ProcessEnv): boolean {
+  const home = env.HOME && env.HOME.trim() !== '' ? resolve(env.HOME) : resolve(homedir())
+  return resolve(root) === home || resolve(root) === resolve('/')
 }

@@ -20,6 +20,9 @@ export interface Status {
   latest: IndexEntry | null
   registryEntries: number
   bookmarkHome: string
+  /** Stop blocks that asked the model for the narrative, over all sessions: what the narrative costs. */
+  narrativeBlocks: number
+  compactions: number
   problems: string[]
 }
 
@@ -33,6 +36,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
   } catch {
     sessions = 0
   }
+  const hooks = await store.allSessionHooks()
   const reg = await readRegistry(deps.bookmarkHome)
   if (reg.problem) problems.push(`registry unreadable: ${reg.problem}`)
   return {
@@ -43,6 +47,8 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
     latest: index.snapshots[0] ?? null,
     registryEntries: reg.registry.entries.filter((e) => e.project === store.layout.root).length,
     bookmarkHome: deps.bookmarkHome,
+    narrativeBlocks: hooks.reduce((n, h) => n + h.blocks, 0),
+    compactions: hooks.reduce((n, h) => n + h.compactions, 0),
     problems,
   }
 }

@@ -41,6 +41,4 @@ export async function readJson<T>(path: string, guard: (v: unknown) => v is T): 
   }
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
+export { isObject } from '../shared/json.js'

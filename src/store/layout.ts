@@ -8,6 +8,11 @@
  *     snapshots/SNAP_<utc>_<hex>.json
  *     trails/files.json, files.md running per-file trail
  *     cursors/<session>.json      transcript offset + extraction state per session
+ *     sessions/<session>.json     what the hooks remember per session (narrative blocks, compactions)
+ *     sessions/<session>.compact.md  the compact resume prepared by PreCompact
+ *     bookmark.context.md         the narrative handoff, written by the model
+ *     errors.log                  hook failures (capped)
+ *     config.json                 project configuration
  *   <bookmark home = ~/.bookmark>/registry.json   cross-project index
  */
 import { createHash } from 'node:crypto'
@@ -26,6 +31,9 @@ export interface ProjectLayout {
   trailsJson: string
   trailsMd: string
   cursors: string
+  sessions: string
+  narrative: string
+  errorsLog: string
   lock: string
 }
 
@@ -42,6 +50,9 @@ export function projectLayout(root: string): ProjectLayout {
     trailsJson: join(dir, 'trails', 'files.json'),
     trailsMd: join(dir, 'trails', 'files.md'),
     cursors: join(dir, 'cursors'),
+    sessions: join(dir, 'sessions'),
+    narrative: join(dir, 'bookmark.context.md'),
+    errorsLog: join(dir, 'errors.log'),
     lock: join(dir, 'store.lock'),
   }
 }
@@ -50,11 +61,23 @@ export interface HomeLayout {
   dir: string
   registry: string
   lock: string
+  /** The home pointer: which project's narrative a session outside any project restores. */
+  pointer: string
+  errorsLog: string
 }
 
 export function homeLayout(bookmarkHome: string): HomeLayout {
-  return { dir: bookmarkHome, registry: join(bookmarkHome, 'registry.json'), lock: join(bookmarkHome, 'registry.lock') }
+  return {
+    dir: bookmarkHome,
+    registry: join(bookmarkHome, 'registry.json'),
+    lock: join(bookmarkHome, 'registry.lock'),
+    pointer: join(bookmarkHome, 'bookmark.context.md'),
+    errorsLog: join(bookmarkHome, 'errors.log'),
+  }
 }
+
+/** Relative path of the narrative inside a project (what git would track). */
+export const NARRATIVE_REL = `${STORE_DIR}/bookmark.context.md`
 
 export const SNAPSHOT_ID = /^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/
 
@@ -83,6 +106,14 @@ export function sessionKey(sessionId: string): string {
 
 export function cursorPath(layout: ProjectLayout, sessionId: string): string {
   return join(layout.cursors, `${sessionKey(sessionId)}.json`)
+}
+
+export function sessionHooksPath(layout: ProjectLayout, sessionId: string): string {
+  return join(layout.sessions, `${sessionKey(sessionId)}.json`)
+}
+
+export function compactResumePath(layout: ProjectLayout, sessionId: string): string {
+  return join(layout.sessions, `${sessionKey(sessionId)}.compact.md`)
 }
 
 export function cursorLockPath(layout: ProjectLayout, sessionId: string): string {

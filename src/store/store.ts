@@ -5,11 +5,12 @@
 import { readFile, readdir, rm, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
+import { type SessionHooks, newSessionHooks } from '../narrative/freshness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { type TrailEntry, type Trails, renderLatest, renderTrails } from '../snapshot/render.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import { ensureDir, isObject, readJson, writeJson, writeText } from './files.js'
-import { type ProjectLayout, cursorLockPath, cursorPath, isSnapshotId, projectLayout, snapshotPath } from './layout.js'
+import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
 import { withLock } from './lock.js'
 
 export const INDEX_VERSION = 1
@@ -46,6 +47,9 @@ export interface CursorFile {
   lastSnapshot?: string
   /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
   lastHookMessage?: string
+  /** Transcript bytes read by all captures of this session: equals the file size when nothing was read twice. */
+  bytesReadTotal?: number
+  captures?: number
 }
 
 function isIndex(v: unknown): v is Index {
@@ -54,6 +58,30 @@ function isIndex(v: unknown): v is Index {
 
 function isCursorFile(v: unknown): v is CursorFile {
   return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
+}
+
+function isSessionHooks(v: unknown): v is SessionHooks {
+  return isObject(v) && typeof v.sessionId === 'string' && typeof v.blocks === 'number'
+}
+
+export const ERRORS_LOG_CAP = 256 * 1024
+
+/** Appends one line to a capped log (atomically rewritten under a lock; the newest half is kept). */
+export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP): Promise<void> {
+  await withLock(`${path}.lock`, async () => {
+    let current = ''
+    try {
+      current = await readFile(path, 'utf8')
+    } catch {
+      current = ''
+    }
+    let next = current + (line.endsWith('\n') ? line : `${line}\n`)
+    if (next.length > cap) {
+      next = next.slice(next.length - Math.floor(cap / 2))
+      next = next.slice(next.indexOf('\n') + 1)
+    }
+    await writeText(path, next)
+  })
 }
 
 function isTrails(v: unknown): v is Trails {
@@ -86,7 +114,7 @@ export class ProjectStore {
   async ensure(): Promise<void> {
     const l = this.layout
     await ensureDir(l.dir)
-    await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors)])
+    await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors), ensureDir(l.sessions)])
     const current = await readFile(l.gitignore, 'utf8').catch(() => '')
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
   }
@@ -111,6 +139,55 @@ export class ProjectStore {
 
   async saveCursor(file: CursorFile): Promise<void> {
     await writeJson(cursorPath(this.layout, file.sessionId), file)
+  }
+
+  async readSessionHooks(sessionId: string): Promise<SessionHooks> {
+    const r = await readJson(sessionHooksPath(this.layout, sessionId), isSessionHooks)
+    return r.ok && r.value.sessionId === sessionId ? { ...newSessionHooks(sessionId), ...r.value } : newSessionHooks(sessionId)
+  }
+
+  /** Read-modify-write of the session's hook state under its own lock. */
+  async updateSessionHooks(sessionId: string, fn: (h: SessionHooks) => SessionHooks | undefined): Promise<SessionHooks> {
+    const path = sessionHooksPath(this.layout, sessionId)
+    return withLock(`${path}.lock`, async () => {
+      const current = await this.readSessionHooks(sessionId)
+      const next = fn(current)
+      if (next) await writeJson(path, next)
+      return next ?? current
+    })
+  }
+
+  async allSessionHooks(): Promise<SessionHooks[]> {
+    let names: string[] = []
+    try {
+      names = await readdir(this.layout.sessions)
+    } catch {
+      return []
+    }
+    const out: SessionHooks[] = []
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue
+      const r = await readJson(`${this.layout.sessions}/${name}`, isSessionHooks)
+      if (r.ok) out.push(r.value)
+    }
+    return out
+  }
+
+  async writeCompactResume(sessionId: string, text: string): Promise<void> {
+    await writeText(compactResumePath(this.layout, sessionId), text)
+  }
+
+  async readCompactResume(sessionId: string): Promise<string | undefined> {
+    try {
+      return await readFile(compactResumePath(this.layout, sessionId), 'utf8')
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Appends a line to .bookmark/errors.log, keeping the newest half when it passes its cap. */
+  async logError(line: string): Promise<void> {
+    await appendCapped(this.layout.errorsLog, line)
   }
 
   /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */

@@ -1,0 +1,75 @@
+/** `bookmark clear` and `bookmark config`. */
+import { basename, resolve } from 'node:path'
+import { CONFIG_KEYS, type ConfigKey, KEYS, isConfigKey, parseValue } from '../config/keys.js'
+import { globalConfigPath, projectConfigPath, resolveConfig, updateConfigFile } from '../config/resolve.js'
+import { writeHomePointer } from '../narrative/pointer.js'
+import { type Deps, isHomeScope } from '../ops/context.js'
+import { InputError } from '../ops/query.js'
+import { readGitInfo } from '../store/git.js'
+import { homeLayout } from '../store/layout.js'
+import { findProjectRoot } from '../store/project.js'
+import { addToRegistry, readRegistry } from '../store/registry.js'
+import { ProjectStore } from '../store/store.js'
+
+export async function clearPointer(dir: string, deps: Deps): Promise<{ projectRoot: string; pointer: string }> {
+  const { root } = await findProjectRoot(resolve(dir), deps.env.CLAUDE_PROJECT_DIR)
+  if (isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: pass --project DIR with a project folder`)
+  // The pointer is only followed to registered projects: make sure this one is.
+  const { registry } = await readRegistry(deps.bookmarkHome)
+  const store = new ProjectStore(root, deps.indexCap)
+  const { index } = await store.readIndex()
+  const latest = index.snapshots[0]
+  if (!registry.entries.some((e) => e.project === root)) {
+    if (!latest) throw new InputError(`${root} has no snapshots yet: capture one first (\`bookmark snapshot\`), so the pointer has a registered project to lead to`)
+    await addToRegistry(deps.bookmarkHome, { project: root, snapshotId: latest.id, sessionId: latest.sessionId, createdAt: latest.createdAt, task: latest.task }, deps.registryCap)
+  }
+  const git = await readGitInfo(root)
+  await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), task: latest?.task ?? null, ...git }, deps.now())
+  return { projectRoot: root, pointer: homeLayout(deps.bookmarkHome).pointer }
+}
+
+export interface ConfigOptions {
+  interval?: string
+  set?: string[]
+  unset?: string[]
+  project?: boolean
+  cwd?: string
+  json?: boolean
+}
+
+export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps): Promise<string> {
+  const { root } = await findProjectRoot(resolve(opts.cwd ?? cwd), deps.env.CLAUDE_PROJECT_DIR)
+  const set: Partial<Record<ConfigKey, number>> = {}
+  const pairs: [string, string][] = []
+  if (opts.interval !== undefined) pairs.push(['interval', opts.interval])
+  for (const item of opts.set ?? []) {
+    const eq = item.indexOf('=')
+    if (eq <= 0) throw new InputError(`--set expects key=value, got "${item}" (keys: ${CONFIG_KEYS.join(', ')})`)
+    pairs.push([item.slice(0, eq).trim(), item.slice(eq + 1).trim()])
+  }
+  for (const [key, raw] of pairs) {
+    if (!isConfigKey(key)) throw new InputError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(', ')})`)
+    const parsed = parseValue(key, raw)
+    if (!parsed.ok) throw new InputError(parsed.error)
+    set[key] = parsed.value
+  }
+  const unset: ConfigKey[] = []
+  for (const key of opts.unset ?? []) {
+    if (!isConfigKey(key)) throw new InputError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(', ')})`)
+    unset.push(key)
+  }
+  const target = opts.project ? projectConfigPath(root) : globalConfigPath(deps.bookmarkHome)
+  if (opts.project && isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: --project needs a project folder`)
+  const changed = Object.keys(set).length > 0 || unset.length > 0
+  if (changed) await updateConfigFile(target, set, unset)
+  const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: root, env: deps.env })
+  if (opts.json) {
+    return JSON.stringify({ ...(changed ? { wrote: target } : {}), files: r.files, values: Object.fromEntries(CONFIG_KEYS.map((k) => [k, { value: r.config[k], source: r.sources[k], env: KEYS[k].env }])), problems: r.problems }, null, 2)
+  }
+  const lines = changed ? [`Wrote ${target}`, ''] : []
+  const width = Math.max(...CONFIG_KEYS.map((k) => k.length))
+  for (const k of CONFIG_KEYS) lines.push(`${k.padEnd(width)}  ${String(r.config[k]).padStart(7)}  ${r.sources[k].padEnd(7)}  ${KEYS[k].help}`)
+  lines.push('', `global: ${r.files.global}`, `project: ${r.files.project ?? '(none)'}`, 'precedence: default < global < project < env < flag')
+  for (const p of r.problems) lines.push(`problem: ${p}`)
+  return lines.join('\n')
+}

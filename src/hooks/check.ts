@@ -1,0 +1,57 @@
+/**
+ * UserPromptSubmit: runs on every prompt, so it does little. A time-based snapshot when `interval`
+ * minutes have passed, and, when the context first crosses `contextThreshold` while the narrative is
+ * stale, a note asking the model to refresh the handoff before compaction drops detail.
+ */
+import { resolve } from 'node:path'
+import { discoverTranscript } from '../host/claude.js'
+import { contextRefreshNote } from '../narrative/prompt.js'
+import { capture } from '../ops/capture.js'
+import { ProjectStore } from '../store/store.js'
+import { contextWindowFor, latestUsage } from '../transcript/tail.js'
+import { narrativeRequest, viewNarrative } from './narrative.js'
+import type { HookContext } from './run.js'
+
+export async function checkHook(ctx: HookContext): Promise<unknown | undefined> {
+  if (ctx.homeScope) return undefined
+  const { config } = ctx.cfg.resolved
+  let transcript = ctx.transcript
+  let sessionId = ctx.sessionId
+  if (!transcript) {
+    const found = await discoverTranscript(resolve(ctx.cwd), sessionId, ctx.deps.env)
+    transcript = found.path
+    sessionId = found.sessionId
+  }
+  const store = new ProjectStore(ctx.cfg.projectRoot, config.indexCap)
+  const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
+  const hooks = await store.readSessionHooks(sid)
+
+  const nowMs = ctx.now.getTime()
+  const last = hooks.lastIntervalSnapshotAt ? Date.parse(hooks.lastIntervalSnapshotAt) : Number.NaN
+  const due = !Number.isFinite(last) || nowMs - last >= config.interval * 60_000
+  let state = undefined as Awaited<ReturnType<typeof capture>>['state'] | undefined
+  if (due) {
+    const result = await capture({ cwd: ctx.cwd, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
+    state = result.state
+    await store.updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
+  }
+
+  const usage = await latestUsage(transcript).catch(() => undefined)
+  if (!usage) return undefined
+  const window = contextWindowFor(usage.model, config.contextWindow)
+  const ratio = usage.tokens / window
+  if (ratio < config.contextThreshold) return undefined
+  // Once per filling of the context: re-armed by a compaction.
+  const warned = hooks.contextWarnedAt !== undefined && (hooks.lastCompactAt === undefined || hooks.contextWarnedAt > hooks.lastCompactAt)
+  if (warned) return undefined
+  if (!state) {
+    const loaded = await store.loadCursor(sid)
+    state = loaded.file?.state
+  }
+  if (!state) return undefined
+  const view = await viewNarrative(ctx.cfg.projectRoot, state, hooks, config.narrativeRequests)
+  if (view.freshness.fresh) return undefined
+  await store.updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
+  const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
+  return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
+}

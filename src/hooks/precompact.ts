@@ -1,0 +1,37 @@
+/**
+ * PreCompact: capture, count the compaction, and prepare the compact resume that restore injects when
+ * the session comes back with source "compact". Claude Code discards this hook's output: it prints nothing.
+ */
+import { capture } from '../ops/capture.js'
+import { renderCompactResume } from '../restore/render.js'
+import { projectLayout } from '../store/layout.js'
+import { ProjectStore } from '../store/store.js'
+import { usableNarrative } from './restore.js'
+import type { HookContext } from './run.js'
+
+export async function precompactHook(ctx: HookContext): Promise<undefined> {
+  if (ctx.homeScope) return undefined
+  const { config } = ctx.cfg.resolved
+  const result = await capture(
+    {
+      cwd: ctx.cwd,
+      trigger: 'pre_compact',
+      ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
+      ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
+    },
+    ctx.deps,
+  )
+  const store = new ProjectStore(result.projectRoot, config.indexCap)
+  await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, compactions: h.compactions + 1, lastCompactAt: ctx.now.toISOString() }))
+  if (!result.snapshot) return undefined
+  const narrative = await usableNarrative(result.projectRoot, ctx, result.state)
+  const text = renderCompactResume({
+    project: result.snapshot.project.name,
+    snapshot: result.snapshot,
+    ...(narrative.input ? { narrative: narrative.input } : {}),
+    budget: config.restoreBudget,
+    latestPath: projectLayout(result.projectRoot).latest,
+  })
+  await store.writeCompactResume(result.sessionId, text)
+  return undefined
+}

@@ -1,0 +1,179 @@
+/**
+ * SessionStart: give the new session what it needs to continue, within the budget.
+ * startup/clear: the narrative when usable, plus the snapshot facts it does not cover;
+ * compact: the compact resume of this very session; resume/fork: a short note of what changed since.
+ * Outside any project, the home pointer leads to the last active project (one level, registered only).
+ * Read-only: restore writes nothing.
+ */
+import { basename } from 'node:path'
+import type { ExtractState } from '../extract/model.js'
+import { redact } from '../redact/secrets.js'
+import { readNarrative } from '../narrative/file.js'
+import { pointerTarget, readHomePointer } from '../narrative/pointer.js'
+import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNote, renderStartup } from '../restore/render.js'
+import { describeAge, staleness } from '../restore/staleness.js'
+import type { Snapshot } from '../snapshot/model.js'
+import { readGitInfo } from '../store/git.js'
+import { projectLayout } from '../store/layout.js'
+import { ProjectStore } from '../store/store.js'
+import type { HookContext } from './run.js'
+
+export interface UsableNarrative {
+  input?: NarrativeInput
+  warnings: string[]
+  /** Set when the narrative was refused for its age: how old it is. */
+  refusedAge?: string
+}
+
+/** The narrative of `root` if it may be injected, else why not (warnings are shown, content is not). */
+export async function usableNarrative(root: string, ctx: HookContext, _state?: ExtractState): Promise<UsableNarrative> {
+  const { config } = ctx.cfg.resolved
+  const git = await readGitInfo(root)
+  const path = projectLayout(root).narrative
+  const read = await readNarrative(path, root, git)
+  if (!read.state.exists) return { warnings: [] }
+  if (read.state.tracked) {
+    return { warnings: [`The .bookmark/bookmark.context.md in this repository is tracked by git (it came with the repository), so it was not loaded as instructions. Run \`bookmark show\` for this machine's own record.`] }
+  }
+  if (!read.identity || !read.verdict || read.body === undefined) return { warnings: [] }
+  if (read.verdict.kind === 'foreign') return { warnings: [read.verdict.warning] }
+  if (read.verdict.kind === 'invalid') return { warnings: [] }
+  if (read.state.templateOnly || read.state.bytes <= 200) return { warnings: [] }
+  const age = staleness(read.identity.written, read.mtimeMs, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
+  if (age.kind === 'refuse') return { warnings: [], refusedAge: describeAge(age.ageHours) }
+  const input: NarrativeInput = {
+    body: read.body,
+    identity: read.identity,
+    notes: read.verdict.notes,
+    path,
+    ...(age.kind === 'warn' ? { staleWarning: age.basis === 'unknown' ? 'The handoff has no usable time; it may be out of date.' : `The handoff is ${describeAge(age.ageHours)} old; check it against the code before relying on it.` } : {}),
+  }
+  return { input, warnings: [] }
+}
+
+async function latestSnapshot(store: ProjectStore, sessionId?: string): Promise<Snapshot | undefined> {
+  const { index } = await store.readIndex()
+  const entry = sessionId ? index.snapshots.find((e) => e.sessionId === sessionId) : index.snapshots[0]
+  return entry ? store.readSnapshot(entry.id) : undefined
+}
+
+function wrap(text: string | undefined): unknown | undefined {
+  if (text === undefined || text.trim() === '') return undefined
+  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
+}
+
+export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
+  const text = await restoreText(ctx)
+  // The narrative was written by the model, not by our store: redact before it reaches the context.
+  return wrap(text === undefined ? undefined : withinBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+}
+
+/** The last guard: whole lines only, never past the budget (the renderers already fit; warnings may not). */
+export function withinBudget(text: string, budget: number): string {
+  if (text.length <= budget) return text
+  const out: string[] = []
+  let used = 0
+  for (const line of text.split('\n')) {
+    if (used + line.length + (out.length > 0 ? 1 : 0) > budget) break
+    used += line.length + (out.length > 0 ? 1 : 0)
+    out.push(line)
+  }
+  return out.join('\n')
+}
+
+/** The text a new session receives for `source` (undefined: nothing). Shared with MCP and the demo. */
+export async function restoreText(ctx: HookContext): Promise<string | undefined> {
+  const source = ctx.payload.source ?? 'startup'
+  if (ctx.homeScope) return restoreFromHome(ctx)
+  const root = ctx.cfg.projectRoot
+  const store = new ProjectStore(root, ctx.cfg.resolved.config.indexCap)
+  switch (source) {
+    case 'compact':
+      return restoreCompact(ctx, store)
+    case 'resume':
+    case 'fork':
+      return restoreResume(ctx, store)
+    default:
+      return restoreStartup(ctx, root, [])
+  }
+}
+
+async function restoreStartup(ctx: HookContext, root: string, lead: string[]): Promise<string | undefined> {
+  const { config } = ctx.cfg.resolved
+  const store = new ProjectStore(root, config.indexCap)
+  const narrative = await usableNarrative(root, ctx)
+  const snapshot = await latestSnapshot(store)
+  const layout = projectLayout(root)
+  const warnings = [...lead, ...narrative.warnings]
+  let usableSnapshot = snapshot
+  if (snapshot) {
+    const age = staleness(snapshot.createdAt, undefined, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
+    if (age.kind === 'refuse') usableSnapshot = undefined
+    else if (age.kind === 'warn' && !narrative.input) warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
+    if (age.kind === 'refuse' && !narrative.input) return [...warnings, renderRefusal(basename(root), describeAge(age.ageHours), layout.latest)].join('\n')
+  }
+  if (narrative.refusedAge) {
+    if (!usableSnapshot) return [...warnings, renderRefusal(basename(root), narrative.refusedAge, layout.narrative)].join('\n')
+    warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was not loaded (\`bookmark show\` shows the record).`)
+  }
+  if (!narrative.input && !usableSnapshot) return warnings.length > 0 ? warnings.join('\n') : undefined
+  return renderStartup({
+    project: basename(root),
+    root,
+    ...(narrative.input ? { narrative: narrative.input } : {}),
+    ...(usableSnapshot ? { snapshot: usableSnapshot } : {}),
+    warnings,
+    budget: config.restoreBudget,
+    latestPath: layout.latest,
+    narrativePath: layout.narrative,
+  })
+}
+
+async function restoreCompact(ctx: HookContext, store: ProjectStore): Promise<string | undefined> {
+  const { config } = ctx.cfg.resolved
+  const sid = ctx.sessionId
+  if (sid) {
+    const prepared = await store.readCompactResume(sid)
+    if (prepared && prepared.trim() !== '' && prepared.length <= config.restoreBudget) return prepared
+  }
+  const snapshot = await latestSnapshot(store, sid)
+  if (!snapshot) return restoreStartup(ctx, store.layout.root, [])
+  const narrative = await usableNarrative(store.layout.root, ctx)
+  return renderCompactResume({
+    project: snapshot.project.name,
+    snapshot,
+    ...(narrative.input ? { narrative: narrative.input } : {}),
+    budget: config.restoreBudget,
+    latestPath: store.layout.latest,
+  })
+}
+
+async function restoreResume(ctx: HookContext, store: ProjectStore): Promise<string | undefined> {
+  const sid = ctx.sessionId
+  if (!sid) return undefined
+  const { file } = await store.loadCursor(sid)
+  if (!file) return undefined
+  const since = file.updatedAt
+  const { index } = await store.readIndex()
+  const changes: { sessionId: string; snapshotId: string; createdAt: string; files: string[] }[] = []
+  for (const e of index.snapshots) {
+    if (e.sessionId === sid || e.createdAt <= since) continue
+    if (changes.some((c) => c.sessionId === e.sessionId)) continue // the newest snapshot of each other session
+    const snap = await store.readSnapshot(e.id)
+    if (snap) changes.push({ sessionId: e.sessionId, snapshotId: e.id, createdAt: e.createdAt, files: snap.files.filter((f) => !f.lastTs || f.lastTs > since).map((f) => f.path) })
+    if (changes.length >= 5) break
+  }
+  const git = await readGitInfo(store.layout.root)
+  const was = file.state.branch
+  const branchNote = git.branch && was && git.branch !== was ? `The branch is now ${git.branch}; this session last worked on ${was}.` : undefined
+  return renderResumeNote({ project: basename(store.layout.root), changes, ...(branchNote ? { branchNote } : {}), budget: ctx.cfg.resolved.config.restoreBudget })
+}
+
+async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
+  const text = await readHomePointer(ctx.deps.bookmarkHome)
+  if (!text) return undefined
+  const target = await pointerTarget(text, ctx.deps.bookmarkHome)
+  if (!target.ok) return `session-bookmark: ${target.reason}.`
+  const lead = [`This session started outside any project. The last active project is ${basename(target.projectRoot)} (${target.projectRoot}); what follows is its handoff.`]
+  return restoreStartup(ctx, target.projectRoot, lead)
+}

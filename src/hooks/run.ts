@@ -1,0 +1,88 @@
+/**
+ * What every hook command shares: read the payload from stdin (never waiting forever), merge the
+ * flags, run the hook, and turn any failure into a logged note. A hook always succeeds towards the host.
+ */
+import { resolve } from 'node:path'
+import { type HookPayload, parsePayload } from '../host/payload.js'
+import { readStdin } from '../host/stdin.js'
+import type { Readable } from 'node:stream'
+import { type Configured, type Deps, configured, isHomeScope } from '../ops/context.js'
+import { appendCapped } from '../store/store.js'
+import { homeLayout, projectLayout } from '../store/layout.js'
+import { stat } from 'node:fs/promises'
+
+export interface HookFlags {
+  cwd?: string
+  transcript?: string
+  sessionId?: string
+}
+
+export interface HookContext {
+  payload: HookPayload
+  cwd: string
+  transcript?: string
+  sessionId?: string
+  /** Deps with the project's configuration applied. */
+  deps: Deps
+  cfg: Configured
+  /** True when the folder is not a project (home or /): only restore acts there. */
+  homeScope: boolean
+  now: Date
+}
+
+export type HookBody = (ctx: HookContext) => Promise<unknown | undefined>
+
+export interface HookRun {
+  /** What to print on stdout: one JSON object, or nothing. */
+  stdout: string
+  notes: string[]
+}
+
+export async function runHook(name: string, body: HookBody, flags: HookFlags, deps: Deps, stdin: Readable & { isTTY?: boolean }, fallbackCwd: string): Promise<HookRun> {
+  const notes: string[] = []
+  let where: string | undefined
+  try {
+    const input = await readStdin(stdin)
+    if (input.timedOut) notes.push('stdin stayed open with no end: went on without waiting')
+    const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
+    notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
+    const cwd = resolve(flags.cwd ?? payload.cwd ?? fallbackCwd)
+    const cfg = await configured(deps, cwd)
+    const homeScope = isHomeScope(cfg.projectRoot, deps.env)
+    where = homeScope ? undefined : projectLayout(cfg.projectRoot).errorsLog
+    const transcript = flags.transcript ?? payload.transcript_path
+    const sessionId = flags.sessionId ?? payload.session_id
+    notes.push(...cfg.resolved.problems)
+    const ctx: HookContext = {
+      payload,
+      cwd,
+      deps: cfg.deps,
+      cfg,
+      homeScope,
+      now: deps.now(),
+      ...(transcript ? { transcript } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    }
+    const out = await body(ctx)
+    return { stdout: out === undefined ? '' : JSON.stringify(out), notes }
+  } catch (e) {
+    const message = `${name} hook failed: ${(e as Error).message ?? String(e)}`
+    notes.push(message)
+    await logFailure(deps, where, message)
+    return { stdout: '', notes }
+  }
+}
+
+async function logFailure(deps: Deps, projectLog: string | undefined, message: string): Promise<void> {
+  const line = `${deps.now().toISOString()} ${message.replace(/\s+/g, ' ')}`
+  const targets = [projectLog, homeLayout(deps.bookmarkHome).errorsLog].filter((p): p is string => p !== undefined)
+  for (const path of targets) {
+    try {
+      await stat(resolve(path, '..')) // only into a store that exists; never create folders to log
+      await appendCapped(path, line)
+      return
+    } catch {
+      // try the next place; stderr always gets it
+    }
+  }
+}

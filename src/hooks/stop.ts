@@ -1,0 +1,44 @@
+/**
+ * Stop: capture what the turn added, then ask the model once for the narrative handoff when it is stale
+ * and the session did meaningful work.
+ */
+import { decideStop, workSince } from '../narrative/freshness.js'
+import { stopBlockReason } from '../narrative/prompt.js'
+import { capture } from '../ops/capture.js'
+import { ProjectStore } from '../store/store.js'
+import { narrativeRequest, viewNarrative } from './narrative.js'
+import type { HookContext } from './run.js'
+
+export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
+  if (ctx.homeScope) return undefined
+  const { config } = ctx.cfg.resolved
+  const result = await capture(
+    {
+      cwd: ctx.cwd,
+      trigger: 'stop',
+      ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
+      ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
+      ...(ctx.payload.last_assistant_message !== undefined ? { lastAssistantMessage: ctx.payload.last_assistant_message } : {}),
+    },
+    ctx.deps,
+  )
+  const store = new ProjectStore(result.projectRoot, config.indexCap)
+  const hooks = await store.readSessionHooks(result.sessionId)
+  const view = await viewNarrative(result.projectRoot, result.state, hooks, config.narrativeRequests)
+  const decision = decideStop({
+    stopHookActive: ctx.payload.stop_hook_active === true,
+    freshness: view.freshness,
+    hooks,
+    work: view.work,
+    ...(hooks.lastBlockAt ? { workSinceBlock: workSince(result.state, hooks.lastBlockAt) } : {}),
+    nowMs: ctx.now.getTime(),
+    maxBlocks: config.maxNarrativeBlocks,
+    refreshMinutes: config.narrativeRefreshMinutes,
+    requestsThreshold: config.narrativeRequests,
+  })
+  if (!decision.block) return undefined
+  const blockedAt = ctx.now.toISOString()
+  await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
+  const request = await narrativeRequest(result.projectRoot, view.git, result.sessionId, ctx.now, view.freshness.reason)
+  return { decision: 'block', reason: stopBlockReason(request) }
+}

@@ -1,0 +1,73 @@
+/**
+ * The hook payload Claude Code sends on stdin, validated where it enters: unknown fields are ignored,
+ * fields of the wrong type are dropped with a note.
+ */
+import { isObject } from '../shared/json.js'
+
+export interface HookPayload {
+  session_id?: string
+  transcript_path?: string
+  cwd?: string
+  hook_event_name?: string
+  /** SessionStart: startup | resume | clear | compact | fork */
+  source?: string
+  /** Stop */
+  stop_hook_active?: boolean
+  last_assistant_message?: string
+  /** PreCompact */
+  trigger?: string
+  /** UserPromptSubmit */
+  prompt?: string
+}
+
+const STRING_FIELDS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'last_assistant_message', 'trigger', 'prompt'] as const
+
+export interface ParsedPayload {
+  payload: HookPayload
+  notes: string[]
+}
+
+/** Parses stdin text; an empty, invalid or truncated payload yields what could be recovered, never throws. */
+export function parsePayload(text: string, truncated: boolean): ParsedPayload {
+  const notes: string[] = []
+  const trimmed = text.trim()
+  if (trimmed === '') return { payload: {}, notes: ['empty hook payload on stdin'] }
+  let raw: unknown
+  try {
+    raw = JSON.parse(trimmed)
+  } catch (e) {
+    notes.push(truncated ? 'hook payload too large: only its head was read' : `hook payload is not JSON (${(e as Error).message})`)
+    return { payload: salvage(trimmed), notes }
+  }
+  if (!isObject(raw)) return { payload: {}, notes: ['hook payload is not a JSON object'] }
+  const payload: HookPayload = {}
+  for (const key of STRING_FIELDS) {
+    const v = raw[key]
+    if (v === undefined || v === null) continue
+    if (typeof v === 'string') payload[key] = v
+    else notes.push(`payload field ${key} ignored: expected a string, got ${Array.isArray(v) ? 'array' : typeof v}`)
+  }
+  if (raw.stop_hook_active !== undefined) {
+    if (typeof raw.stop_hook_active === 'boolean') payload.stop_hook_active = raw.stop_hook_active
+    else notes.push('payload field stop_hook_active ignored: expected a boolean')
+  }
+  return { payload, notes }
+}
+
+/** From a payload too big or broken to parse, the three fields a capture needs, when they are plain. */
+function salvage(text: string): HookPayload {
+  const head = text.slice(0, 65_536)
+  const out: HookPayload = {}
+  for (const key of ['session_id', 'transcript_path', 'cwd', 'hook_event_name'] as const) {
+    const m = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,4096})"`).exec(head)
+    if (!m) continue
+    try {
+      out[key] = JSON.parse(`"${m[1]}"`) as string
+    } catch {
+      // not a clean string: leave it out
+    }
+  }
+  const active = /"stop_hook_active"\s*:\s*(true|false)/.exec(head)
+  if (active) out.stop_hook_active = active[1] === 'true'
+  return out
+}

@@ -1,0 +1,109 @@
+/**
+ * Is the narrative handoff fresh, and should the Stop hook ask the model for a new one? Pure: the file's
+ * content, the session's work times and the clock come in as values.
+ */
+import type { ExtractState } from '../extract/model.js'
+
+export const MIN_NARRATIVE_BYTES = 200
+
+/** What the hooks remember per session (stored in .bookmark/sessions/<id>.json). */
+export interface SessionHooks {
+  version: number
+  sessionId: string
+  /** Stop blocks that asked for the narrative. */
+  blocks: number
+  lastBlockAt?: string
+  /** When the check hook last asked for a refresh because the context filled up. */
+  contextWarnedAt?: string
+  /** Compactions seen by the PreCompact hook. */
+  compactions: number
+  lastCompactAt?: string
+  lastIntervalSnapshotAt?: string
+}
+
+export function newSessionHooks(sessionId: string): SessionHooks {
+  return { version: 1, sessionId, blocks: 0, compactions: 0 }
+}
+
+/** The narrative as read from disk, already parsed. */
+export interface NarrativeState {
+  exists: boolean
+  bytes: number
+  /** Its header was parsed and names this project. */
+  identityOk: boolean
+  /** `written` from the header (ISO), when valid. */
+  written?: string
+  hasSection: boolean
+  templateOnly: boolean
+  tracked: boolean
+}
+
+export interface Work {
+  files: number
+  requests: number
+}
+
+/** Changed files and new requests after `since` (ISO; undefined = the whole session). */
+export function workSince(state: ExtractState, since: string | undefined): Work {
+  const sinceMs = since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(since)
+  const after = (ts: string | undefined): boolean => since === undefined || (ts !== undefined && Date.parse(ts) > sinceMs)
+  let files = 0
+  for (const f of Object.values(state.files)) if (after(f.lastTs)) files++
+  let requests = 0
+  for (let i = state.prompts.length - 1; i >= 0; i--) {
+    if (!after(state.prompts[i]!.ts)) break
+    requests++
+  }
+  return { files, requests }
+}
+
+export function meaningful(work: Work, requestsThreshold: number): boolean {
+  return work.files > 0 || work.requests >= requestsThreshold
+}
+
+export type Freshness = { fresh: boolean; reason: string }
+
+export function narrativeFreshness(n: NarrativeState, hooks: SessionHooks, workAfterWritten: Work, requestsThreshold: number): Freshness {
+  if (!n.exists) return { fresh: false, reason: 'no narrative yet' }
+  if (n.tracked) return { fresh: false, reason: 'the narrative file is tracked by git (it came with the repository)' }
+  if (n.bytes <= MIN_NARRATIVE_BYTES) return { fresh: false, reason: `the narrative is too short (${n.bytes} bytes)` }
+  if (!n.hasSection) return { fresh: false, reason: 'the narrative has no "## " section' }
+  if (n.templateOnly) return { fresh: false, reason: 'the narrative is still the template' }
+  if (!n.identityOk || n.written === undefined) return { fresh: false, reason: 'the narrative has no valid identity header for this project' }
+  const written = Date.parse(n.written)
+  // Compared to the second: a header may drop the milliseconds of the time it was given.
+  const asked = hooks.lastBlockAt !== undefined ? Math.floor(Date.parse(hooks.lastBlockAt) / 1_000) * 1_000 : Number.NaN
+  if (Number.isFinite(asked) && written >= asked) return { fresh: true, reason: 'written after the last request for it' }
+  if (!meaningful(workAfterWritten, requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
+  return { fresh: false, reason: `${workAfterWritten.files} files changed and ${workAfterWritten.requests} requests since it was written` }
+}
+
+export interface StopDecisionInput {
+  stopHookActive: boolean
+  freshness: Freshness
+  hooks: SessionHooks
+  /** Work since the narrative was written (or the whole session without one). */
+  work: Work
+  /** Work since the last block (undefined without a block). */
+  workSinceBlock?: Work
+  nowMs: number
+  maxBlocks: number
+  refreshMinutes: number
+  requestsThreshold: number
+}
+
+export type StopDecision = { block: boolean; why: string }
+
+export function decideStop(i: StopDecisionInput): StopDecision {
+  if (i.stopHookActive) return { block: false, why: 'stop_hook_active: the model is already continuing because of a Stop hook' }
+  if (i.freshness.fresh) return { block: false, why: `narrative fresh: ${i.freshness.reason}` }
+  if (!meaningful(i.work, i.requestsThreshold)) return { block: false, why: 'no meaningful work since the narrative' }
+  if (i.maxBlocks <= 0) return { block: false, why: 'narrative blocks are disabled (maxNarrativeBlocks 0)' }
+  if (i.hooks.blocks < i.maxBlocks) return { block: true, why: `narrative stale: ${i.freshness.reason}` }
+  const last = i.hooks.lastBlockAt ? Date.parse(i.hooks.lastBlockAt) : Number.NaN
+  if (!Number.isFinite(last)) return { block: false, why: 'block limit for this session reached' }
+  const minutes = (i.nowMs - last) / 60_000
+  if (minutes < i.refreshMinutes) return { block: false, why: `block limit reached; re-arms ${Math.ceil(i.refreshMinutes - minutes)} minutes from now` }
+  if (!i.workSinceBlock || !meaningful(i.workSinceBlock, i.requestsThreshold)) return { block: false, why: 'block limit reached and no meaningful work since the last block' }
+  return { block: true, why: `narrative stale after ${Math.floor(minutes)} minutes of further work: ${i.freshness.reason}` }
+}

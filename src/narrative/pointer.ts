@@ -1,0 +1,73 @@
+/**
+ * The home pointer (~/.bookmark/bookmark.context.md, `scope: home`): which project a session started
+ * outside any project should continue. It is followed one level, and only to the narrative of a project
+ * in the registry: never to any other path.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseNarrative, renderIdentity } from '../restore/identity.js'
+import { writeText, ensureDir } from '../store/files.js'
+import { homeLayout, projectLayout } from '../store/layout.js'
+import { readRegistry } from '../store/registry.js'
+
+export interface PointerInfo {
+  projectRoot: string
+  project: string
+  branch?: string
+  head?: string
+  sessionId?: string
+  task?: string | null
+}
+
+export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, now: Date): Promise<void> {
+  const home = homeLayout(bookmarkHome)
+  await ensureDir(home.dir)
+  const header = renderIdentity({
+    scope: 'home',
+    project: info.project,
+    repo_path: info.projectRoot,
+    ...(info.branch ? { branch: info.branch } : {}),
+    ...(info.head ? { head: info.head } : {}),
+    ...(info.sessionId ? { session_id: info.sessionId } : {}),
+    written: now.toISOString(),
+    points_to_canonical: projectLayout(info.projectRoot).narrative,
+  })
+  const body = [
+    `# Last active project: ${info.project}`,
+    '',
+    `The most recent work was in ${info.projectRoot}.`,
+    ...(info.task ? ['', `Its latest request: ${info.task.replace(/\s+/g, ' ').slice(0, 300)}`] : []),
+    '',
+  ].join('\n')
+  await writeText(home.pointer, `${header}${body}`)
+}
+
+export type PointerTarget = { ok: true; projectRoot: string; narrativePath: string } | { ok: false; reason: string }
+
+/**
+ * Where a pointer leads: only `<project>/.bookmark/bookmark.context.md` of a project in the registry.
+ * Anything else (a path outside any project, an unregistered project, a file that is itself a pointer)
+ * is refused with the reason.
+ */
+export async function pointerTarget(pointerText: string, bookmarkHome: string): Promise<PointerTarget> {
+  const parsed = parseNarrative(pointerText)
+  if (!parsed.ok) return { ok: false, reason: `the home pointer is unreadable: ${parsed.reason}` }
+  const id = parsed.identity
+  if (id.scope !== 'home') return { ok: false, reason: 'the home pointer does not have scope: home' }
+  const target = id.points_to_canonical
+  if (!target) return { ok: false, reason: 'the home pointer names no points_to_canonical' }
+  const { registry } = await readRegistry(bookmarkHome)
+  const projects = new Set(registry.entries.map((e) => e.project))
+  for (const root of projects) {
+    if (projectLayout(root).narrative === target) return { ok: true, projectRoot: root, narrativePath: target }
+  }
+  return { ok: false, reason: `the home pointer leads to ${target}, which is not the narrative of a registered project; it is not followed` }
+}
+
+export async function readHomePointer(bookmarkHome: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(bookmarkHome, 'bookmark.context.md'), 'utf8')
+  } catch {
+    return undefined
+  }
+}
