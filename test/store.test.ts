@@ -132,6 +132,12 @@ describe('bookmark demo', () => {
     expect(s.task).toContain('also handle newlines inside note bodies')
     expect(d.latest).toContain('[REDACTED:')
     expect(d.latest).not.toContain('s3cretPass')
+    // What the next session receives: the request, the open task, the commit, within the budget.
+    expect(d.nextSession).toContain('also handle newlines inside note bodies')
+    expect(d.nextSession).toContain('#3 Add tests for CSV quoting')
+    expect(d.nextSession).toContain('`3f9c2a1`')
+    expect(d.nextSession).not.toContain('s3cretPass')
+    expect(d.nextSession!.length).toBeLessThanOrEqual(6_000)
     // Nothing in the real (here: the test's) bookmark home.
     await expect(stat(deps.bookmarkHome)).rejects.toThrow()
     expect(JSON.parse(await readFile(join(d.bookmarkHome, 'registry.json'), 'utf8')).entries.length).toBe(1)

@@ -71,5 +71,10 @@ export function demoText(d: DemoResult): string {
   lines.push('----- LATEST.md -----')
   lines.push(d.latest.trimEnd())
   lines.push('---------------------')
+  lines.push('')
+  lines.push(`What the next session in this project receives at SessionStart (${d.nextSession?.length ?? 0} characters):`)
+  lines.push('----- additionalContext -----')
+  lines.push((d.nextSession ?? '(nothing)').trimEnd())
+  lines.push('-----------------------------')
   return lines.join('\n')
 }

@@ -113,7 +113,7 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('demo')
-    .description('capture the sample session that ships with the package, in a temporary folder, and print what was captured')
+    .description('capture the sample session that ships with the package, in a temporary folder, and print what was captured and what the next session would receive')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { json?: boolean }) => {
       const d = await runDemo(io.deps)

@@ -46,23 +46,9 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, de
     if (input.timedOut) notes.push('stdin stayed open with no end: went on without waiting')
     const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
-    const cwd = resolve(flags.cwd ?? payload.cwd ?? fallbackCwd)
-    const cfg = await configured(deps, cwd)
-    const homeScope = isHomeScope(cfg.projectRoot, deps.env)
-    where = homeScope ? undefined : projectLayout(cfg.projectRoot).errorsLog
-    const transcript = flags.transcript ?? payload.transcript_path
-    const sessionId = flags.sessionId ?? payload.session_id
-    notes.push(...cfg.resolved.problems)
-    const ctx: HookContext = {
-      payload,
-      cwd,
-      deps: cfg.deps,
-      cfg,
-      homeScope,
-      now: deps.now(),
-      ...(transcript ? { transcript } : {}),
-      ...(sessionId ? { sessionId } : {}),
-    }
+    const ctx = await hookContext(payload, flags, deps, fallbackCwd)
+    where = ctx.homeScope ? undefined : projectLayout(ctx.cfg.projectRoot).errorsLog
+    notes.push(...ctx.cfg.resolved.problems)
     const out = await body(ctx)
     return { stdout: out === undefined ? '' : JSON.stringify(out), notes }
   } catch (e) {
@@ -70,6 +56,24 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, de
     notes.push(message)
     await logFailure(deps, where, message)
     return { stdout: '', notes }
+  }
+}
+
+/** The context a hook body runs in, from a payload and the flags (also used by the demo and MCP). */
+export async function hookContext(payload: HookPayload, flags: HookFlags, deps: Deps, fallbackCwd: string): Promise<HookContext> {
+  const cwd = resolve(flags.cwd ?? payload.cwd ?? fallbackCwd)
+  const cfg = await configured(deps, cwd)
+  const transcript = flags.transcript ?? payload.transcript_path
+  const sessionId = flags.sessionId ?? payload.session_id
+  return {
+    payload,
+    cwd,
+    deps: cfg.deps,
+    cfg,
+    homeScope: isHomeScope(cfg.projectRoot, deps.env),
+    now: deps.now(),
+    ...(transcript ? { transcript } : {}),
+    ...(sessionId ? { sessionId } : {}),
   }
 }
 

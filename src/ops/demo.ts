@@ -6,6 +6,9 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { hookContext } from '../hooks/run.js'
+import { restoreText } from '../hooks/restore.js'
+import { redact } from '../redact/secrets.js'
 import { type CaptureResult, capture } from './capture.js'
 import type { Deps } from './context.js'
 
@@ -19,6 +22,8 @@ export interface DemoResult {
   result: CaptureResult
   latestPath: string
   latest: string
+  /** What a new session in the project would receive at SessionStart. */
+  nextSession: string | undefined
 }
 
 export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<DemoResult> {
@@ -34,11 +39,11 @@ export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<Dem
   await mkdir(transcriptDir, { recursive: true })
   const transcript = join(transcriptDir, `${sessionId}.jsonl`)
   await writeFile(transcript, text)
-  const result = await capture(
-    { cwd: projectRoot, transcript, sessionId, trigger: 'demo' },
-    { ...deps, bookmarkHome, env: { ...deps.env, CLAUDE_PROJECT_DIR: projectRoot } },
-  )
+  const demoDeps: Deps = { ...deps, bookmarkHome, env: { ...deps.env, CLAUDE_PROJECT_DIR: projectRoot, HOME: join(folder, 'home') } }
+  const result = await capture({ cwd: projectRoot, transcript, sessionId, trigger: 'demo' }, demoDeps)
   const latestPath = join(projectRoot, '.bookmark', 'LATEST.md')
   const latest = await readFile(latestPath, 'utf8')
-  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest }
+  const ctx = await hookContext({ session_id: 'demo-next-session', cwd: projectRoot, hook_event_name: 'SessionStart', source: 'startup' }, {}, demoDeps, projectRoot)
+  const nextSession = await restoreText(ctx)
+  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest, nextSession: nextSession === undefined ? undefined : redact(nextSession) }
 }
