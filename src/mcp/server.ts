@@ -1,0 +1,99 @@
+/**
+ * The MCP server behind `bookmark mcp`: lifecycle (initialize, version negotiation, ping), tools/list and
+ * tools/call over the line protocol. Logs go to stderr; stdout carries only protocol messages.
+ */
+import type { Readable, Writable } from 'node:stream'
+import type { Deps } from '../ops/context.js'
+import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, type RpcHandler, handleLine } from './protocol.js'
+import { TOOLS, callTool } from './tools.js'
+
+export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
+export const LATEST_VERSION = SUPPORTED_VERSIONS[0]
+
+export interface ServerOptions {
+  deps: Deps
+  cwd: string
+  version: string
+  input: Readable
+  output: Writable
+  log: (m: string) => void
+}
+
+export function negotiate(requested: unknown): string {
+  return typeof requested === 'string' && (SUPPORTED_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_VERSION
+}
+
+export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHandler & { initialized: () => boolean } {
+  let initialized = false
+  return {
+    initialized: () => initialized,
+    notification(method) {
+      if (method === 'notifications/initialized') initialized = true
+    },
+    async request(method, params) {
+      const p = (typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {}) as Record<string, unknown>
+      switch (method) {
+        case 'initialize':
+          initialized = true
+          return {
+            protocolVersion: negotiate(p.protocolVersion),
+            capabilities: { tools: { listChanged: false } },
+            serverInfo: { name: 'session-bookmark', title: 'session-bookmark', version: o.version },
+            instructions: 'Session continuity for this project: bookmark_restore gives what a new session should know; bookmark_snapshot captures the session now.',
+          }
+        case 'ping':
+          return {}
+        case 'tools/list':
+          if (!initialized) throw new RpcError(INVALID_REQUEST, 'not initialized: send initialize first')
+          return { tools: TOOLS.map(({ run: _run, ...t }) => t) }
+        case 'tools/call': {
+          if (!initialized) throw new RpcError(INVALID_REQUEST, 'not initialized: send initialize first')
+          if (typeof p.name !== 'string') throw new RpcError(INVALID_PARAMS, 'tools/call needs params.name (a string)')
+          if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
+            throw new RpcError(INVALID_PARAMS, 'tools/call params.arguments must be an object')
+          }
+          if (!TOOLS.some((t) => t.name === p.name)) throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
+          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd })
+        }
+        default:
+          throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`)
+      }
+    },
+  }
+}
+
+/** Serves until stdin closes; requests still running then are answered before it resolves. */
+export function serve(o: ServerOptions): Promise<void> {
+  const handler = createHandler(o)
+  const pending = new Set<Promise<void>>()
+  const send = (text: string): void => {
+    o.output.write(`${text}\n`)
+  }
+  return new Promise((resolve) => {
+    let buffer = ''
+    o.input.setEncoding('utf8')
+    o.input.on('data', (chunk: string) => {
+      buffer += chunk
+      let nl = buffer.indexOf('\n')
+      while (nl !== -1) {
+        const line = buffer.slice(0, nl)
+        buffer = buffer.slice(nl + 1)
+        const p = handleLine(line, handler, send).catch((e: unknown) => o.log(`mcp: ${(e as Error).message}`))
+        pending.add(p)
+        void p.finally(() => pending.delete(p))
+        nl = buffer.indexOf('\n')
+      }
+    })
+    const finish = (): void => {
+      const last = buffer
+      buffer = ''
+      if (last.trim() !== '') {
+        const p = handleLine(last, handler, send)
+        pending.add(p)
+      }
+      void Promise.allSettled([...pending]).then(() => resolve())
+    }
+    o.input.on('end', finish)
+    o.input.on('error', finish)
+  })
+}

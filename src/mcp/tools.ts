@@ -1,0 +1,158 @@
+/**
+ * The MCP tools: each calls the same functions the CLI calls. Bad input is a tool error (isError) with a
+ * clear message; annotations are honest (readOnlyHint only where nothing is written).
+ */
+import { resolve } from 'node:path'
+import { restoreText } from '../hooks/restore.js'
+import { hookContext } from '../hooks/run.js'
+import { CaptureError, capture } from '../ops/capture.js'
+import { type Deps, configured } from '../ops/context.js'
+import { InputError, listAll, listProject, show, status } from '../ops/query.js'
+import { DiscoveryError } from '../host/claude.js'
+import { redact } from '../redact/secrets.js'
+import { renderLatest } from '../snapshot/render.js'
+
+export interface ToolContext {
+  deps: Deps
+  cwd: string
+}
+
+type Args = Record<string, unknown>
+
+interface PropSpec {
+  type: 'string' | 'boolean' | 'integer'
+  description: string
+  enum?: readonly string[]
+  minimum?: number
+  maximum?: number
+}
+
+export interface Tool {
+  name: string
+  title: string
+  description: string
+  inputSchema: { type: 'object'; properties: Record<string, PropSpec>; additionalProperties: false }
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }
+  run: (args: Args, ctx: ToolContext) => Promise<{ text: string; data: Record<string, unknown> }>
+}
+
+class ToolInputError extends Error {}
+
+const CWD: PropSpec = { type: 'string', description: 'the project folder (absolute); default: the folder the server was started in' }
+const SOURCES = ['startup', 'clear', 'compact', 'resume', 'fork'] as const
+
+function schema(properties: Record<string, PropSpec>): Tool['inputSchema'] {
+  return { type: 'object', properties, additionalProperties: false }
+}
+
+/** Checks arguments against a tool's schema: unknown keys, types, enums and ranges, one clear line each. */
+export function validate(tool: Tool, args: Args): void {
+  const props = tool.inputSchema.properties
+  for (const [key, value] of Object.entries(args)) {
+    const spec = props[key]
+    if (!spec) throw new ToolInputError(`${tool.name}: unknown argument "${key}" (expected: ${Object.keys(props).join(', ') || 'none'})`)
+    if (value === undefined || value === null) continue
+    const ok = spec.type === 'integer' ? Number.isInteger(value) : typeof value === spec.type
+    if (!ok) throw new ToolInputError(`${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : `a ${spec.type}`}, got ${JSON.stringify(value)}`)
+    if (spec.enum && !spec.enum.includes(value as string)) throw new ToolInputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
+    if (typeof value === 'number' && ((spec.minimum !== undefined && value < spec.minimum) || (spec.maximum !== undefined && value > spec.maximum))) {
+      throw new ToolInputError(`${tool.name}: argument "${key}" must be from ${spec.minimum} to ${spec.maximum}, got ${value}`)
+    }
+  }
+}
+
+function cwdOf(args: Args, ctx: ToolContext): string {
+  const c = args.cwd
+  if (typeof c === 'string') {
+    if (!c.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(c)) throw new ToolInputError(`argument "cwd" must be an absolute path, got ${JSON.stringify(c)}`)
+    return resolve(c)
+  }
+  return ctx.cwd
+}
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'bookmark_snapshot',
+    title: 'Capture the session now',
+    description: "Capture a Claude Code session of the project now (trigger manual): reads what its transcript gained since the last capture and writes a snapshot, LATEST.md and the trail. Without session_id, the project's most recently written session is used, and the result says so.",
+    inputSchema: schema({ cwd: CWD, session_id: { type: 'string', description: 'the session to capture' }, transcript: { type: 'string', description: 'absolute path of the session transcript (.jsonl), when it is not in the usual place' } }),
+    annotations: { title: 'Capture the session now', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async (args, ctx) => {
+      const cwd = cwdOf(args, ctx)
+      const { deps } = await configured(ctx.deps, cwd)
+      const r = await capture({ cwd, trigger: 'manual', ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}), ...(typeof args.transcript === 'string' ? { transcript: args.transcript } : {}) }, deps)
+      const data = { written: r.written, snapshotId: r.snapshot?.id ?? null, snapshotFile: r.snapshotFile ?? null, projectRoot: r.projectRoot, sessionId: r.sessionId, transcript: r.transcript, bytesRead: r.stats.bytesRead, files: r.snapshot?.files.length ?? 0, notes: r.notes }
+      const lines = [r.written ? `Snapshot ${r.snapshot?.id} written for session ${r.sessionId} (${data.files} files changed).` : `No snapshot written: ${r.reason}.`, ...r.notes]
+      return { text: lines.join('\n'), data }
+    },
+  },
+  {
+    name: 'bookmark_restore',
+    title: 'What a new session would receive',
+    description: 'The text a new session of the project would receive at SessionStart for the given source (startup, clear, compact, resume, fork), within the restore budget. Read-only: nothing is written, no counter changes.',
+    inputSchema: schema({ cwd: CWD, source: { type: 'string', description: 'the SessionStart source (default startup)', enum: SOURCES }, session_id: { type: 'string', description: 'the session (needed for compact and resume)' } }),
+    annotations: { title: 'What a new session would receive', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const cwd = cwdOf(args, ctx)
+      const source = typeof args.source === 'string' ? args.source : 'startup'
+      const hc = await hookContext({ cwd, source, hook_event_name: 'SessionStart', ...(typeof args.session_id === 'string' ? { session_id: args.session_id } : {}) }, {}, ctx.deps, cwd)
+      const text = await restoreText(hc)
+      const out = text === undefined ? '' : redact(text)
+      return { text: out === '' ? `Nothing to restore for source ${source} in ${hc.cfg.projectRoot}.` : out, data: { projectRoot: hc.cfg.projectRoot, source, text: out, characters: out.length, budget: hc.cfg.resolved.config.restoreBudget } }
+    },
+  },
+  {
+    name: 'bookmark_status',
+    title: 'Store status',
+    description: "The project's bookmark store: snapshot count, the latest snapshot, sessions, narrative blocks, compactions and registry entries.",
+    inputSchema: schema({ cwd: CWD }),
+    annotations: { title: 'Store status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const s = await status(cwdOf(args, ctx), ctx.deps)
+      const text = [`Project ${s.projectRoot}: ${s.snapshots} snapshots, ${s.sessions} sessions.`, s.latest ? `Latest: ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}${s.latest.task ? `: ${s.latest.task.slice(0, 160)}` : ''}` : 'No snapshot yet.', `Narrative blocks: ${s.narrativeBlocks}; compactions: ${s.compactions}.`, ...s.problems.map((p) => `Problem: ${p}`)].join('\n')
+      return { text, data: { ...s } }
+    },
+  },
+  {
+    name: 'bookmark_list',
+    title: 'List snapshots',
+    description: "Snapshots of the project, newest first; with all=true, every project's from the cross-project registry.",
+    inputSchema: schema({ cwd: CWD, all: { type: 'boolean', description: 'list every project (registry)' }, limit: { type: 'integer', description: 'how many (default 10)', minimum: 1, maximum: 500 } }),
+    annotations: { title: 'List snapshots', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const limit = typeof args.limit === 'number' ? args.limit : 10
+      if (args.all === true) {
+        const r = await listAll(limit, ctx.deps)
+        return { text: r.entries.length ? r.entries.map((e) => `${e.snapshotId} ${e.project}${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n') : 'No snapshots registered yet.', data: { all: true, total: r.total, entries: r.entries } }
+      }
+      const r = await listProject(cwdOf(args, ctx), limit, ctx.deps)
+      return { text: r.entries.length ? r.entries.map((e) => `${e.id} ${e.trigger} ${e.files} files${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n') : `No snapshots in ${r.projectRoot} yet.`, data: { all: false, projectRoot: r.projectRoot, total: r.total, entries: r.entries } }
+    },
+  },
+  {
+    name: 'bookmark_show',
+    title: 'Show a snapshot',
+    description: 'One snapshot of the project (by id, else the latest) as Markdown, with its full JSON as structured content.',
+    inputSchema: schema({ cwd: CWD, id: { type: 'string', description: 'snapshot id (SNAP_yyyymmdd_hhmmss_mmm_hhhh); default: the latest' } }),
+    annotations: { title: 'Show a snapshot', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const snap = await show(cwdOf(args, ctx), typeof args.id === 'string' ? args.id : undefined, ctx.deps)
+      return { text: renderLatest(snap), data: { snapshot: snap } }
+    },
+  },
+]
+
+export async function callTool(name: string, args: Args, ctx: ToolContext): Promise<object> {
+  const tool = TOOLS.find((t) => t.name === name)!
+  try {
+    validate(tool, args)
+    const { text, data } = await tool.run(args, ctx)
+    return { content: [{ type: 'text', text }], structuredContent: data, isError: false }
+  } catch (e) {
+    if (e instanceof ToolInputError || e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
+      return { content: [{ type: 'text', text: e.message }], structuredContent: { error: e.message }, isError: true }
+    }
+    const message = `${name} failed: ${(e as Error).message}`
+    return { content: [{ type: 'text', text: message }], structuredContent: { error: message }, isError: true }
+  }
+}
