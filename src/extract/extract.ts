@@ -48,6 +48,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
   switch (entry.kind) {
     case 'prompt': {
       if (entry.sidechain) return
+      delete state.inBookmarkFeedback
       state.counts.prompts++
       delta.prompts++
       const full = { line: entry.line, text: entry.text.slice(0, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
@@ -79,7 +80,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       }
       const block = entry.block
       if (block.type === 'text') {
-        if (!entry.sidechain && block.text.trim() !== '') {
+        if (!entry.sidechain && block.text.trim() !== '' && state.inBookmarkFeedback !== true) {
           state.lastAssistant = { text: block.text.slice(0, CAPS.assistantText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
           delta.assistantTexts++
         }
@@ -115,6 +116,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
     }
     case 'note':
       if (entry.note === 'interrupt' && !entry.sidechain) state.counts.interrupts++
+      if (entry.note === 'bookmark-feedback' && !entry.sidechain) state.inBookmarkFeedback = true
       return
     case 'title':
       state.title = entry.title

@@ -3,6 +3,7 @@
  * line diff and structural hints. Pure rules over a tool call and its result.
  */
 import { isObject, str } from '../shared/json.js'
+import { STORE_DIR } from '../shared/names.js'
 import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInside, resolveAgainst } from '../shared/paths.js'
 import { type LineDiff, lineDiff, patchLines } from './diff.js'
 import { structuralHints } from './hints.js'
@@ -52,6 +53,8 @@ function locate(state: ExtractState, ctx: FileContext, raw: string, cwd: string 
   const abs = resolveAgainst(cwd ?? state.cwd ?? ctx.projectRoot, path)
   if (!abs) return undefined
   const rel = relativeInside(ctx.projectRoot, abs)
+  // Our own store (the handoff the model writes, anything under .bookmark/) is not project work.
+  if (rel !== undefined && (rel === STORE_DIR || rel.startsWith(`${STORE_DIR}/`))) return undefined
   if (rel !== undefined) return { key: rel, inside: true }
   if (relativeInside(abs, ctx.projectRoot) !== undefined || abs === ctx.projectRoot) return undefined // an ancestor dir
   return { key: abs, inside: false }

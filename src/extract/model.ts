@@ -131,6 +131,8 @@ export interface ExtractState {
   microcompactions: number
   models: Record<string, number>
   lastMessageId?: string
+  /** The model is answering our own Stop block (writing the handoff): its texts are not the session's last word. */
+  inBookmarkFeedback?: boolean
   usage?: UsageRecord
   prLinks: string[]
   counts: {

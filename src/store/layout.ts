@@ -18,7 +18,9 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 
-export const STORE_DIR = '.bookmark'
+import { STORE_DIR } from '../shared/names.js'
+
+export { STORE_DIR }
 
 export interface ProjectLayout {
   root: string

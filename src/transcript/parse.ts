@@ -3,7 +3,7 @@
  * Dispatches on `type`, ignores unknown types and fields, never throws.
  */
 import { type Json, isObject, str } from '../shared/json.js'
-import type { AssistantBlock, EntryBase, TranscriptEntry, Usage } from './types.js'
+import type { AssistantBlock, EntryBase, NoteKind, TranscriptEntry, Usage } from './types.js'
 
 /** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
 export const RESULT_TEXT_CAP = 8_000
@@ -217,12 +217,12 @@ function parseUser(r: Json, base: EntryBase): ParsedLine {
   if (text === undefined) return SKIPPED
 
   const origin = isObject(r.origin) ? str(r.origin.kind) : undefined
-  if (r.isMeta === true) return note(base, 'meta')
+  if (r.isMeta === true) return note(base, text.startsWith('Stop hook feedback:') && text.includes(BOOKMARK_FEEDBACK) ? 'bookmark-feedback' : 'meta')
   if (origin !== undefined && origin !== 'human') return note(base, origin === 'task-notification' ? 'task-notification' : 'other')
   return { ok: true, entries: [classifyUserText(text, base)] }
 }
 
-function note(base: EntryBase, kind: 'meta' | 'command-output' | 'interrupt' | 'task-notification' | 'hook-context' | 'teammate' | 'other'): ParsedLine {
+function note(base: EntryBase, kind: NoteKind): ParsedLine {
   return { ok: true, entries: [{ ...base, kind: 'note', note: kind }] }
 }
 
@@ -232,6 +232,9 @@ const HOUSEKEEPING_COMMANDS = new Set([
   'status', 'mcp', 'hooks', 'permissions', 'memory', 'doctor', 'ide', 'theme', 'vim', 'terminal-setup', 'usage',
   'agents', 'plugin', 'plugins', 'rewind', 'export', 'statusline', 'add-dir', 'bashes', 'todos', 'effort', 'fast',
 ])
+
+/** Our own Stop block reason starts with this (see narrative/prompt.ts). */
+export const BOOKMARK_FEEDBACK = 'session-bookmark: before you stop, write the handoff'
 
 const COMPACT_SUMMARY_PREFIX = 'This session is being continued from a previous conversation'
 

@@ -41,9 +41,15 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
   }
 }
 
-/** The context window of a model: `[1m]` variants and models that report 1M get 1,000,000; else 200,000. */
-export function contextWindowFor(model: string | undefined, configured: number): number {
+/**
+ * Models whose context window is 1,000,000 tokens: `[1m]` variants, and the generation-5 models (Claude
+ * Code 2.1.332 reports `contextWindow: 1000000` for its default `claude-opus-5-5`). Others: 200,000.
+ * The transcript does not record the window; `contextWindow` in the config overrides this guess.
+ */
+const ONE_MILLION = /\[1m\]|-1m\b|claude-(opus|sonnet|haiku)-5\b|claude-(opus|sonnet|haiku)-5-/i
+
+export function contextWindowFor(model: string | undefined, configured: number, tokens = 0): number {
   if (configured > 0) return configured
-  if (model && /\[1m\]|-1m\b/i.test(model)) return 1_000_000
+  if ((model && ONE_MILLION.test(model)) || tokens > 200_000) return 1_000_000
   return 200_000
 }

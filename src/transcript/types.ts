@@ -56,10 +56,12 @@ export interface ToolResultEntry extends EntryBase {
   result: unknown
 }
 
+export type NoteKind = 'meta' | 'command-output' | 'interrupt' | 'task-notification' | 'hook-context' | 'teammate' | 'other' | 'bookmark-feedback'
+
 /** A user line that is not the user's own words: meta, command output, hook context, notifications. */
 export interface NoteEntry extends EntryBase {
   kind: 'note'
-  note: 'meta' | 'command-output' | 'interrupt' | 'task-notification' | 'hook-context' | 'teammate' | 'other'
+  note: NoteKind
 }
 
 export interface CompactSummaryEntry extends EntryBase {
