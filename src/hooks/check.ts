@@ -3,6 +3,7 @@
  * minutes have passed, and, when the context first crosses `contextThreshold` while the narrative is
  * stale, a note asking the model to refresh the handoff before compaction drops detail.
  */
+import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { discoverTranscript } from '../host/claude.js'
 import { contextRefreshNote } from '../narrative/prompt.js'
@@ -22,6 +23,8 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     transcript = found.path
     sessionId = found.sessionId
   }
+  // The first prompt of a session may arrive before its transcript is written: nothing to do yet.
+  if (!(await exists(transcript))) return undefined
   const store = new ProjectStore(ctx.cfg.projectRoot, config.indexCap)
   const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
   const hooks = await store.readSessionHooks(sid)
@@ -38,7 +41,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
 
   const usage = await latestUsage(transcript).catch(() => undefined)
   if (!usage) return undefined
-  const window = contextWindowFor(usage.model, config.contextWindow)
+  const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens)
   const ratio = usage.tokens / window
   if (ratio < config.contextThreshold) return undefined
   // Once per filling of the context: re-armed by a compaction.
@@ -49,9 +52,17 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     state = loaded.file?.state
   }
   if (!state) return undefined
-  const view = await viewNarrative(ctx.cfg.projectRoot, state, hooks, config.narrativeRequests)
+  const view = await viewNarrative(ctx.cfg.projectRoot, state, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
   await store.updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile()
+  } catch {
+    return false
+  }
 }

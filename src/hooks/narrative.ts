@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Config } from '../config/keys.js'
 import type { ExtractState } from '../extract/model.js'
 import { type Freshness, type SessionHooks, type Work, narrativeFreshness, workSince } from '../narrative/freshness.js'
 import { type NarrativeRead, readNarrative } from '../narrative/file.js'
@@ -22,12 +23,13 @@ export interface NarrativeView {
   work: Work
 }
 
-export async function viewNarrative(root: string, state: ExtractState, hooks: SessionHooks, requestsThreshold: number): Promise<NarrativeView> {
+export async function viewNarrative(root: string, state: ExtractState, hooks: SessionHooks, config: Config, now: Date): Promise<NarrativeView> {
   const git = await readGitInfo(root)
   const read = await readNarrative(projectLayout(root).narrative, root, git)
   const since = read.state.identityOk ? read.state.written : undefined
   const work = workSince(state, since)
-  return { read, git, work, freshness: narrativeFreshness(read.state, hooks, work, requestsThreshold) }
+  const freshness = narrativeFreshness(read.state, hooks, work, { requestsThreshold: config.narrativeRequests, refreshMinutes: config.narrativeRefreshMinutes, nowMs: now.getTime() })
+  return { read, git, work, freshness }
 }
 
 export async function narrativeRequest(root: string, git: GitInfo, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {

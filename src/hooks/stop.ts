@@ -18,13 +18,15 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
       trigger: 'stop',
       ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
-      ...(ctx.payload.last_assistant_message !== undefined ? { lastAssistantMessage: ctx.payload.last_assistant_message } : {}),
+      // While continuing because of a Stop hook (ours: writing the handoff), the last message is a reply
+      // to that hook, not the session's last word.
+      ...(ctx.payload.last_assistant_message !== undefined && ctx.payload.stop_hook_active !== true ? { lastAssistantMessage: ctx.payload.last_assistant_message } : {}),
     },
     ctx.deps,
   )
   const store = new ProjectStore(result.projectRoot, config.indexCap)
   const hooks = await store.readSessionHooks(result.sessionId)
-  const view = await viewNarrative(result.projectRoot, result.state, hooks, config.narrativeRequests)
+  const view = await viewNarrative(result.projectRoot, result.state, hooks, config, ctx.now)
   const decision = decideStop({
     stopHookActive: ctx.payload.stop_hook_active === true,
     freshness: view.freshness,

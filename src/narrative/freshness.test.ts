@@ -16,11 +16,12 @@ describe('narrativeFreshness', () => {
     ['foreign or broken identity', { ...good, identityOk: false }, hooks(), none, false, 'identity header'],
     ['written after the block that asked', good, hooks({ lastBlockAt: '2026-11-28T09:59:59.500Z' }), { files: 5, requests: 9 }, true, 'after the last request'],
     ['written before the block', good, hooks({ lastBlockAt: '2026-11-28T10:00:01.000Z' }), { files: 1, requests: 0 }, false, '1 files changed'],
+    ['written on request, then 31 minutes of work', good, hooks({ lastBlockAt: '2026-11-28T09:59:59.500Z' }), { files: 2, requests: 0 }, false, '31 minutes after it was last asked for', Date.parse('2026-11-28T10:31:00Z')],
     ['no work since it was written', good, hooks(), { files: 0, requests: 2 }, true, 'no meaningful work'],
     ['files changed since', good, hooks(), { files: 2, requests: 0 }, false, '2 files changed'],
     ['three requests since', good, hooks(), { files: 0, requests: 3 }, false, '3 requests'],
-  ])('%s', (_n, state, h, work, fresh, reason) => {
-    const f = narrativeFreshness(state as NarrativeState, h, work, 3)
+  ])('%s', (_n, state, h, work, fresh, reason, nowMs = Date.parse('2026-11-28T10:20:00Z')) => {
+    const f = narrativeFreshness(state as NarrativeState, h, work, { requestsThreshold: 3, refreshMinutes: 30, nowMs })
     expect(f.fresh).toBe(fresh)
     expect(f.reason).toContain(reason)
   })

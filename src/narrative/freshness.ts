@@ -63,19 +63,28 @@ export function meaningful(work: Work, requestsThreshold: number): boolean {
 
 export type Freshness = { fresh: boolean; reason: string }
 
-export function narrativeFreshness(n: NarrativeState, hooks: SessionHooks, workAfterWritten: Work, requestsThreshold: number): Freshness {
+export interface FreshnessRules {
+  requestsThreshold: number
+  /** Minutes of further work after which a narrative written on request goes stale again. */
+  refreshMinutes: number
+  nowMs: number
+}
+
+export function narrativeFreshness(n: NarrativeState, hooks: SessionHooks, workAfterWritten: Work, rules: FreshnessRules): Freshness {
   if (!n.exists) return { fresh: false, reason: 'no narrative yet' }
   if (n.tracked) return { fresh: false, reason: 'the narrative file is tracked by git (it came with the repository)' }
   if (n.bytes <= MIN_NARRATIVE_BYTES) return { fresh: false, reason: `the narrative is too short (${n.bytes} bytes)` }
   if (!n.hasSection) return { fresh: false, reason: 'the narrative has no "## " section' }
   if (n.templateOnly) return { fresh: false, reason: 'the narrative is still the template' }
   if (!n.identityOk || n.written === undefined) return { fresh: false, reason: 'the narrative has no valid identity header for this project' }
+  if (!meaningful(workAfterWritten, rules.requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
   const written = Date.parse(n.written)
   // Compared to the second: a header may drop the milliseconds of the time it was given.
   const asked = hooks.lastBlockAt !== undefined ? Math.floor(Date.parse(hooks.lastBlockAt) / 1_000) * 1_000 : Number.NaN
-  if (Number.isFinite(asked) && written >= asked) return { fresh: true, reason: 'written after the last request for it' }
-  if (!meaningful(workAfterWritten, requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
-  return { fresh: false, reason: `${workAfterWritten.files} files changed and ${workAfterWritten.requests} requests since it was written` }
+  const minutes = (rules.nowMs - written) / 60_000
+  if (Number.isFinite(asked) && written >= asked && minutes < rules.refreshMinutes) return { fresh: true, reason: 'written after the last request for it' }
+  const age = Number.isFinite(asked) && written >= asked ? `, ${Math.floor(minutes)} minutes after it was last asked for` : ''
+  return { fresh: false, reason: `${workAfterWritten.files} files changed and ${workAfterWritten.requests} requests since it was written${age}` }
 }
 
 export interface StopDecisionInput {

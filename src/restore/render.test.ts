@@ -303,7 +303,7 @@ describe('renderCompactResume', () => {
         '> 2. quoting',
         '> 3. flag',
         '',
-        '## Handoff notes from the last session',
+        '## Handoff notes (bookmark.context.md)',
         '',
         '### Where I stopped',
         '',

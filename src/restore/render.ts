@@ -221,13 +221,13 @@ function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] 
  * The narrative, kept to `maxChars` so that a long one cannot crowd out every fact (the rest is counted
  * in the `… N more` line; the file itself has it all).
  */
-function narrativeSection(n: NarrativeInput | undefined, priority: number, maxChars = Number.POSITIVE_INFINITY): Section[] {
+function narrativeSection(n: NarrativeInput | undefined, priority: number, maxChars = Number.POSITIVE_INFINITY, title = 'Handoff notes from the last session'): Section[] {
   if (!n) return []
   const lines = narrativeLines(n.body)
   let used = 0
   let kept = 0
   while (kept < lines.length && used + lines[kept]!.length + 1 <= maxChars) used += lines[kept++]!.length + 1
-  return section('narrative', 'Handoff notes from the last session', lines.slice(0, kept), priority, lines.length - kept)
+  return section('narrative', title, lines.slice(0, kept), priority, lines.length - kept)
 }
 
 /** Share of the budget the narrative may take when snapshot facts are there too. */
@@ -304,7 +304,7 @@ export function renderCompactResume(i: CompactInput): string {
     ...errorsSection(s, none, 4),
     ...commitSection(s, none, 5.5),
     ...planSection,
-    ...narrativeSection(n, 5),
+    ...narrativeSection(n, 5, Number.POSITIVE_INFINITY, 'Handoff notes (bookmark.context.md)'),
   ]
   const foot = [`Full record: ${code(i.latestPath, 300)}${n ? ` and ${code(n.path, 300)}` : ''} (\`bookmark show\`).`]
   return fitSections(head, sections, foot, i.budget).text
