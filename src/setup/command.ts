@@ -1,0 +1,377 @@
+/**
+ * `bookmark setup` and `bookmark uninstall`: wire our four hooks into a Claude Code settings file
+ * and take exactly them out again. Returns what to print; errors are SetupError (one line, exit 1).
+ */
+import { access, readdir, rm, unlink } from 'node:fs/promises'
+import { createInterface } from 'node:readline/promises'
+import type { Readable } from 'node:stream'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import type { Deps } from '../ops/context.js'
+import { isHomeScope } from '../ops/context.js'
+import { STORE_DIR } from '../store/layout.js'
+import { LockTimeoutError, withLock } from '../store/lock.js'
+import { findProjectRoot } from '../store/project.js'
+import { HOOK_EVENTS, type HookEvent, type Launch } from './hooks.js'
+import { inspectSettings } from './inspect.js'
+import { JsonParseError } from './jsonedit.js'
+import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
+import {
+  SetupError,
+  assertWritable,
+  currentLaunch,
+  gitIgnores,
+  makeDirs,
+  projectSettingsPath,
+  readSettings,
+  removeEmptyDirs,
+  userSettingsPath,
+  writeBackup,
+  writeSettings,
+} from './settings.js'
+import { type SetupRecord, readRecord, updateRecord } from './state.js'
+
+export interface SetupContext {
+  cwd: string
+  deps: Deps
+  /** Default: the node running now and this package's bin/bookmark.js. */
+  launch?: Launch
+}
+
+export interface UninstallContext extends SetupContext {
+  stdin: Readable & { isTTY?: boolean }
+  /** Asks a yes/no question on the terminal; default: readline on stdin, the question on stderr. */
+  confirm?: (question: string) => Promise<boolean>
+}
+
+interface Target {
+  path: string
+  scope: 'user' | 'project'
+  /** The project root (project scope). */
+  root?: string
+  /** Where backups go: next to the user settings; for a project's, the bookmark home (never files in the repository). */
+  backupDir?: string
+}
+
+async function target(project: boolean | undefined, ctx: SetupContext): Promise<Target> {
+  if (project) {
+    const { root, path } = await projectSettingsPath(ctx.cwd, ctx.deps.env)
+    return { path, scope: 'project', root, backupDir: join(ctx.deps.bookmarkHome, 'backups') }
+  }
+  return { path: userSettingsPath(ctx.deps.env), scope: 'user' }
+}
+
+/** Turns what can go wrong with a user's file into one line that names the file. */
+function explain(path: string, e: unknown): never {
+  if (e instanceof SetupError) throw e
+  if (e instanceof JsonParseError) {
+    throw new SetupError(`${path} is not valid JSON (${e.message}): left untouched; fix it by hand (comments and trailing commas are not allowed) and run again`)
+  }
+  if (e instanceof SettingsShapeError) throw new SetupError(`${path}: ${e.message}: left untouched; fix it by hand and run again`)
+  if (e instanceof LockTimeoutError) throw new SetupError(e.message)
+  const err = e as NodeJS.ErrnoException
+  if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') throw new SetupError(`cannot write ${path} or its folder (${err.code}): left untouched`)
+  throw e
+}
+
+// ---------------------------------------------------------------------------------------------- setup
+
+export interface SetupOptions {
+  project?: boolean
+  dryRun?: boolean
+  json?: boolean
+}
+
+export interface SetupResult {
+  action: 'wired' | 'updated' | 'unchanged'
+  path: string
+  scope: 'user' | 'project'
+  dryRun: boolean
+  changed: boolean
+  events: Record<HookEvent, EventChange>
+  backup: string | null
+  createdFile: boolean
+  node: string
+  entry: string
+  notes: string[]
+  /** With --dry-run: the text the file would have. */
+  preview?: string
+}
+
+function mergeRecord(old: SetupRecord | undefined, plan: SetupPlan, dirs: string[], launch: Launch, at: string): SetupRecord {
+  const fresh: SetupRecord = { created: plan.created, createdDirs: dirs, node: launch.node, entry: launch.entry, at }
+  // A file that had none of our hooks starts a new record: what an older setup created is gone or the user's now.
+  if (!old || !plan.hadOurs) return fresh
+  return {
+    created: {
+      file: old.created.file || plan.created.file,
+      hooks: old.created.hooks || plan.created.hooks,
+      events: [...new Set([...old.created.events, ...plan.created.events])],
+      interiors: { ...plan.created.interiors, ...old.created.interiors },
+    },
+    createdDirs: old.createdDirs.length > 0 ? old.createdDirs : dirs,
+    node: launch.node,
+    entry: launch.entry,
+    at,
+  }
+}
+
+function actionOf(plan: SetupPlan): SetupResult['action'] {
+  if (!plan.changed) return 'unchanged'
+  return !plan.hadOurs && HOOK_EVENTS.every((e) => plan.events[e] === 'added') ? 'wired' : 'updated'
+}
+
+export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<SetupResult> {
+  const { path, scope, root, backupDir } = await target(opts.project, ctx)
+  const launch = ctx.launch ?? currentLaunch()
+  try {
+    await access(launch.entry)
+  } catch {
+    throw new SetupError(`${launch.entry} does not exist: the hooks would not start (reinstall session-bookmark)`)
+  }
+  const result = (plan: SetupPlan, backup: string | null): SetupResult => ({
+    action: actionOf(plan),
+    path,
+    scope,
+    dryRun: opts.dryRun === true,
+    changed: plan.changed,
+    events: plan.events,
+    backup,
+    createdFile: plan.created.file,
+    node: launch.node,
+    entry: launch.entry,
+    notes: plan.notes,
+    ...(opts.dryRun ? { preview: plan.after } : {}),
+  })
+  if (opts.dryRun) {
+    const file = await readSettings(path)
+    let plan: SetupPlan
+    try {
+      plan = planSetup(file.text, launch)
+    } catch (e) {
+      explain(path, e)
+    }
+    return result(plan, null)
+  }
+  let dirs: string[] = []
+  try {
+    dirs = await makeDirs(dirname(path))
+    const out = await withLock(`${path}.bookmark.lock`, async () => {
+      const file = await readSettings(path)
+      const plan = planSetup(file.text, launch)
+      if (!plan.changed) return result(plan, null)
+      await assertWritable(file)
+      const backup = file.text !== undefined ? await writeBackup(path, file.text, ctx.deps.now(), backupDir) : null
+      await writeSettings(file, plan.after)
+      const at = ctx.deps.now().toISOString()
+      const done = result(plan, backup)
+      try {
+        await updateRecord(ctx.deps.bookmarkHome, path, (old) => mergeRecord(old, plan, dirs, launch, at))
+      } catch (e) {
+        // The hooks are wired; only the exact undo is lost. Not worth failing over.
+        done.notes.push(`could not record what setup created (${(e as Error).message}): uninstall will still remove the hooks, but may leave empty "hooks" entries`)
+      }
+      return done
+    })
+    out.notes.push(...(await otherScopeNotes(scope, ctx)))
+    if (root && (await gitIgnores(root, relative(root, path))) === false) {
+      out.notes.push(`git does not ignore ${relative(root, path)}: it holds absolute paths of this machine, add it to .gitignore so it is not committed`)
+    }
+    return out
+  } catch (e) {
+    if (dirs.length > 0 && (await readSettings(path).catch(() => undefined))?.text === undefined) await removeEmptyDirs(dirs)
+    explain(path, e)
+  }
+}
+
+/** Our hooks wired in the other file as well (user and project): worth knowing, not an error. */
+async function otherScopeNotes(scope: 'user' | 'project', ctx: SetupContext): Promise<string[]> {
+  let other: string
+  try {
+    other = scope === 'user' ? (await projectSettingsPath(ctx.cwd, ctx.deps.env)).path : userSettingsPath(ctx.deps.env)
+  } catch {
+    return []
+  }
+  const seen = await inspectSettings(other, ctx.deps.env)
+  if (!HOOK_EVENTS.some((e) => seen.events[e].wired)) return []
+  return [`${other} wires bookmark hooks too; keep one place (\`bookmark uninstall${scope === 'user' ? ' --project' : ''}\` removes them there)`]
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+
+export function setupText(r: SetupResult): string {
+  const changed = HOOK_EVENTS.filter((e) => r.events[e] !== 'unchanged')
+  const backup = r.backup ? ` (backup: ${r.backup})` : r.createdFile && r.changed ? ' (new file)' : ''
+  let line: string
+  if (r.action === 'unchanged') line = `already set up ${r.path}`
+  else if (r.action === 'wired') line = r.dryRun ? `would wire 4 hooks into ${r.path}` : `wired 4 hooks into ${r.path}${backup}`
+  else line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}${r.dryRun ? '' : backup}`
+  const lines = [line, ...r.notes.map((n) => `note: ${n}`)]
+  if (r.dryRun && r.changed && r.preview !== undefined) lines.push('', '--- the file would read:', r.preview.trimEnd())
+  return lines.join('\n')
+}
+
+export async function setupCommand(opts: SetupOptions, ctx: SetupContext): Promise<string> {
+  const r = await runSetup(opts, ctx)
+  return opts.json ? JSON.stringify(r, null, 2) : setupText(r)
+}
+
+// ------------------------------------------------------------------------------------------ uninstall
+
+export interface UninstallOptions {
+  project?: boolean
+  purge?: boolean
+  yes?: boolean
+  dryRun?: boolean
+  json?: boolean
+}
+
+export interface UninstallResult {
+  action: 'removed' | 'none'
+  path: string
+  scope: 'user' | 'project'
+  dryRun: boolean
+  removed: number
+  events: string[]
+  deletedFile: boolean
+  /** The file was (or would be) changed. */
+  changed: boolean
+  backup: string | null
+  purged: string[]
+}
+
+/** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
+const STORE_NAMES = new Set(['.gitignore', 'index.json', 'LATEST.md', 'snapshots', 'trails', 'cursors', 'sessions', 'bookmark.context.md', 'errors.log', 'config.json', 'store.lock'])
+const HOME_NAMES = new Set(['registry.json', 'registry.lock', 'bookmark.context.md', 'errors.log', 'config.json', 'setup-state.json', 'setup-state.lock', 'backups'])
+
+/** undefined: the folder does not exist; else whether everything in it is ours. */
+async function onlyOurs(dir: string, names: Set<string>): Promise<boolean | undefined> {
+  let entries: string[]
+  try {
+    entries = await readdir(dir)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new SetupError(`cannot read ${dir}: ${(e as Error).message}`)
+  }
+  // `<name>.<digits>` are temp files a killed atomic write left behind.
+  return entries.every((n) => names.has(n) || [...names].some((k) => n.startsWith(`${k}.`)))
+}
+
+/** The folders --purge deletes: this project's `.bookmark/` and the bookmark home, when they exist. */
+async function purgeTargets(ctx: SetupContext): Promise<string[]> {
+  const { root } = await findProjectRoot(resolve(ctx.cwd), ctx.deps.env.CLAUDE_PROJECT_DIR)
+  const home = resolve(ctx.deps.bookmarkHome)
+  const userHome = resolve(ctx.deps.env.HOME ?? '/')
+  const contains = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep)
+  if (home === resolve('/') || contains(home, userHome) || contains(home, resolve(ctx.cwd))) {
+    throw new SetupError(`the bookmark home ${home} holds your home folder or the current folder: --purge will not delete it (check BOOKMARK_HOME)`)
+  }
+  const candidates: [string, Set<string>][] = []
+  if (!isHomeScope(root, ctx.deps.env)) candidates.push([resolve(root, STORE_DIR), STORE_NAMES])
+  if (!candidates.some(([d]) => d === home)) candidates.push([home, HOME_NAMES])
+  const out: string[] = []
+  for (const [dir, names] of candidates) {
+    const ours = await onlyOurs(dir, names)
+    if (ours === undefined) continue
+    if (!ours) throw new SetupError(`${dir} holds files bookmark did not write: --purge will not delete it (remove it by hand if you mean to)`)
+    out.push(dir)
+  }
+  return out
+}
+
+async function ttyConfirm(stdin: Readable, question: string): Promise<boolean> {
+  const rl = createInterface({ input: stdin, output: process.stderr, terminal: true })
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim())
+  } finally {
+    rl.close()
+  }
+}
+
+export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext): Promise<UninstallResult> {
+  const { path, scope, backupDir } = await target(opts.project, ctx)
+  const purge = opts.purge ? await purgeTargets(ctx) : []
+  if (opts.purge && purge.length > 0 && !opts.yes && !opts.dryRun) {
+    const question = `Remove bookmark's hooks from ${path} and delete ${purge.join(' and ')} (snapshots, narratives, registry)? [y/N] `
+    if (!ctx.confirm && !ctx.stdin.isTTY) throw new SetupError(`--purge deletes ${purge.join(' and ')}: confirm in a terminal, or add --yes`)
+    const ok = await (ctx.confirm ?? ((q: string) => ttyConfirm(ctx.stdin, q)))(question)
+    if (!ok) throw new SetupError('cancelled: nothing was changed')
+  }
+  const record = await readRecord(ctx.deps.bookmarkHome, path)
+  const result = (plan: UninstallPlan | undefined, backup: string | null, purged: string[]): UninstallResult => ({
+    action: plan && plan.removed > 0 ? 'removed' : 'none',
+    path,
+    scope,
+    dryRun: opts.dryRun === true,
+    removed: plan?.removed ?? 0,
+    events: plan?.events ?? [],
+    deletedFile: plan?.deleteFile ?? false,
+    changed: plan?.changed ?? false,
+    backup,
+    purged,
+  })
+  const plan = (text: string): UninstallPlan => {
+    try {
+      return planUninstall(text, record?.created)
+    } catch (e) {
+      explain(path, e)
+    }
+  }
+  if (opts.dryRun) {
+    const file = await readSettings(path)
+    return result(file.text === undefined ? undefined : plan(file.text), null, purge)
+  }
+  let out: UninstallResult
+  const file0 = await readSettings(path)
+  if (file0.text === undefined) {
+    out = result(undefined, null, [])
+    await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
+  } else {
+    try {
+      out = await withLock(`${path}.bookmark.lock`, async () => {
+        const file = await readSettings(path)
+        if (file.text === undefined) return result(undefined, null, [])
+        const p = plan(file.text)
+        let backup: string | null = null
+        if (p.changed) {
+          await assertWritable(file)
+          if (p.deleteFile) {
+            await unlink(path)
+          } else {
+            backup = await writeBackup(path, file.text, ctx.deps.now(), backupDir)
+            await writeSettings(file, p.after)
+          }
+        }
+        await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
+        return result(p, backup, [])
+      })
+    } catch (e) {
+      explain(path, e)
+    }
+    if (out.deletedFile && record) await removeEmptyDirs(record.createdDirs)
+  }
+  for (const d of purge) {
+    await rm(d, { recursive: true, force: true })
+    out.purged.push(d)
+  }
+  return out
+}
+
+export function uninstallText(r: UninstallResult): string {
+  const lines: string[] = []
+  const verb = r.dryRun ? 'would remove' : 'removed'
+  if (r.action === 'removed') {
+    const tail = r.deletedFile ? ` and ${r.dryRun ? 'delete' : 'deleted'} it (setup had created it)` : r.backup ? ` (backup: ${r.backup})` : ''
+    lines.push(`${verb} ${plural(r.removed, 'hook')} from ${r.path}${tail}`)
+  } else if (r.changed) {
+    lines.push(`${r.dryRun ? 'would clean up' : 'cleaned up'} ${r.path}: empty entries setup had created${r.deletedFile ? ` (${r.dryRun ? 'would delete' : 'deleted'} the file)` : ''}`)
+  } else {
+    lines.push(`no bookmark hooks in ${r.path}`)
+  }
+  for (const d of r.purged) lines.push(`${r.dryRun ? 'would delete' : 'deleted'} ${d}`)
+  return lines.join('\n')
+}
+
+export async function uninstallCommand(opts: UninstallOptions, ctx: UninstallContext): Promise<string> {
+  const r = await runUninstall(opts, ctx)
+  return opts.json ? JSON.stringify(r, null, 2) : uninstallText(r)
+}

@@ -1,0 +1,148 @@
+/**
+ * The settings files setup edits: where they are, how they are read, and how they are written
+ * (atomic, under a lock, keeping the file's mode, with a backup of the previous bytes). Settings
+ * are the user's file: written as given, never redacted or re-serialised.
+ */
+import { execFile } from 'node:child_process'
+import { constants } from 'node:fs'
+import { access, mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import writeFileAtomic from 'write-file-atomic'
+import { isHomeScope } from '../ops/context.js'
+import { InputError } from '../ops/query.js'
+import { findProjectRoot } from '../store/project.js'
+import type { Launch } from './hooks.js'
+
+/** A setup or uninstall that cannot go on; one line for the user, exit 1 (main.ts handles InputError). */
+export class SetupError extends InputError {}
+
+/** `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json` (HOME from the environment). */
+export function userSettingsPath(env: NodeJS.ProcessEnv): string {
+  const config = env.CLAUDE_CONFIG_DIR
+  if (config && config.trim() !== '') return join(resolve(config), 'settings.json')
+  const home = env.HOME && env.HOME.trim() !== '' ? env.HOME : homedir()
+  return join(resolve(home), '.claude', 'settings.json')
+}
+
+/** `<project root>/.claude/settings.local.json` for the project of `cwd` (its git top level). */
+export async function projectSettingsPath(cwd: string, env: NodeJS.ProcessEnv): Promise<{ root: string; path: string }> {
+  const { root } = await findProjectRoot(resolve(cwd), env.CLAUDE_PROJECT_DIR)
+  if (isHomeScope(root, env)) throw new SetupError(`${root} is not a project (no git repository here): run \`bookmark setup --project\` inside the project, or without --project for all projects`)
+  return { root, path: join(root, '.claude', 'settings.local.json') }
+}
+
+/** This package's bin/bookmark.js (dist/setup/settings.js -> ../../bin/bookmark.js). */
+export function packageEntry(): string {
+  return fileURLToPath(new URL('../../bin/bookmark.js', import.meta.url))
+}
+
+/** The node running now and this package's entry: what the hooks will run. */
+export function currentLaunch(): Launch {
+  return { node: process.execPath, entry: packageEntry() }
+}
+
+export interface SettingsFile {
+  path: string
+  /** undefined: the file does not exist. */
+  text: string | undefined
+  /** Permission bits of the existing file. */
+  mode: number | undefined
+}
+
+export async function readSettings(path: string): Promise<SettingsFile> {
+  try {
+    const st = await stat(path)
+    if (!st.isFile()) throw new SetupError(`${path} is not a file`)
+    return { path, text: await readFile(path, 'utf8'), mode: st.mode & 0o7777 }
+  } catch (e) {
+    if (e instanceof SetupError) throw e
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { path, text: undefined, mode: undefined }
+    throw new SetupError(`cannot read ${path}: ${(e as Error).message}`)
+  }
+}
+
+/**
+ * Refuses a file that is read-only by its mode or not writable by this user. The mode is checked
+ * on its own because an atomic write replaces the file by renaming over it, which a read-only mode
+ * does not prevent (nor does anything for root): someone who made the file read-only meant it.
+ */
+export async function assertWritable(file: SettingsFile): Promise<void> {
+  if (file.mode === undefined) return
+  const modeText = `0${file.mode.toString(8)}`
+  if ((file.mode & 0o222) === 0) {
+    throw new SetupError(`${file.path} is read-only (mode ${modeText}): left untouched; make it writable (chmod u+w) and run again, or add the hooks by hand (templates/settings.hooks.json)`)
+  }
+  try {
+    await access(file.path, constants.W_OK)
+  } catch {
+    throw new SetupError(`${file.path} is not writable by this user (mode ${modeText}): left untouched`)
+  }
+}
+
+/**
+ * `<file>.bookmark-backup-<UTC yyyymmddThhmmss.mmmZ>` with the previous bytes, private (settings may
+ * hold keys). Next to the file, or in `dir` when given (a project's settings: not inside the repository).
+ */
+export async function writeBackup(path: string, text: string, now: Date, dir?: string): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, '')
+  const base = dir ? join(dir, `${path.replace(/[^A-Za-z0-9.]/g, '-').replace(/^-+/, '')}`) : path
+  if (dir) await mkdir(dir, { recursive: true, mode: 0o700 })
+  for (let n = 1; ; n++) {
+    const backup = `${base}.bookmark-backup-${stamp}${n === 1 ? '' : `-${n}`}`
+    try {
+      await writeFile(backup, text, { flag: 'wx', mode: 0o600 })
+      return backup
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || n > 50) throw e
+    }
+  }
+}
+
+/** Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. */
+export async function writeSettings(file: SettingsFile, text: string): Promise<void> {
+  await writeFileAtomic(file.path, text, { mode: file.mode ?? 0o600 })
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Creates `dir` (and its missing parents); returns the folders it created, outermost first. */
+export async function makeDirs(dir: string): Promise<string[]> {
+  const missing: string[] = []
+  for (let d = resolve(dir); !(await exists(d)); d = dirname(d)) {
+    missing.unshift(d)
+    if (dirname(d) === d) break
+  }
+  if (missing.length > 0) await mkdir(dir, { recursive: true, mode: 0o700 })
+  return missing
+}
+
+/** Removes folders (innermost first) that are empty; a folder with anything in it stays. */
+export async function removeEmptyDirs(dirs: string[]): Promise<void> {
+  for (const d of [...dirs].reverse()) {
+    try {
+      await rmdir(d)
+    } catch {
+      return
+    }
+  }
+}
+
+/** Whether git ignores `rel` in the repository at `root`; undefined when git cannot tell (no git, not a repository). */
+export function gitIgnores(root: string, rel: string): Promise<boolean | undefined> {
+  return new Promise((done) => {
+    execFile('git', ['check-ignore', '-q', '--', rel], { cwd: root, timeout: 2_000, windowsHide: true }, (err) => {
+      if (!err) return done(true)
+      done((err as { code?: unknown }).code === 1 ? false : undefined)
+    })
+  })
+}
