@@ -7,6 +7,7 @@ import { CaptureError } from '../ops/capture.js'
 import { defaultDeps } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
+import { DoctorFailed } from './doctor-text.js'
 import { type Io, buildProgram } from './program.js'
 
 function packageVersion(): string {
@@ -47,6 +48,7 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
       // --help and --version end here with code 0; usage errors were already printed by commander.
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 1
     }
+    if (e instanceof DoctorFailed) return 1
     if (e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
       log(e.message)
       return 1

@@ -10,6 +10,10 @@ import { restoreHook } from '../hooks/restore.js'
 import { type HookBody, runHook } from '../hooks/run.js'
 import { stopHook } from '../hooks/stop.js'
 import { clearPointer, configCommand } from './admin.js'
+import { setupCommand, uninstallCommand } from '../setup/index.js'
+import { serve } from '../mcp/server.js'
+import { doctor } from '../ops/doctor.js'
+import { DoctorFailed, doctorText } from './doctor-text.js'
 import { capture } from '../ops/capture.js'
 import type { Deps } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
@@ -120,6 +124,24 @@ export function buildProgram(io: Io): Command {
       io.out(opts.json ? json({ folder: d.folder, projectRoot: d.projectRoot, latestPath: d.latestPath, snapshotFile: d.result.snapshotFile ?? null, snapshot: d.result.snapshot ?? null }) : demoText(d))
     })
 
+  program
+    .command('mcp')
+    .description('serve the bookmark tools over MCP (JSON-RPC on stdio) until stdin closes')
+    .action(async () => {
+      await serve({ deps: io.deps, cwd: io.cwd, version: io.version, input: io.stdin, output: process.stdout, log: io.deps.log })
+    })
+
+  program
+    .command('doctor')
+    .description('check the installation and the store; every finding with a fix; exit 1 when something is broken')
+    .option('--cwd <dir>', 'the project folder (default: current directory)')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { cwd?: string; json?: boolean }) => {
+      const report = await doctor(opts.cwd ?? io.cwd, io.deps)
+      io.out(opts.json ? json(report) : doctorText(report))
+      if (!report.ok) throw new DoctorFailed()
+    })
+
   for (const hook of HOOKS) {
     program
       .command(hook.name)
@@ -143,6 +165,28 @@ export function buildProgram(io: Io): Command {
     .action(async (opts: { project?: string; json?: boolean }) => {
       const r = await clearPointer(opts.project ?? io.cwd, io.deps)
       io.out(opts.json ? json(r) : `Home pointer now leads to ${r.projectRoot} (${r.pointer}).`)
+    })
+
+  program
+    .command('setup')
+    .description("wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json); touches nothing else in the file")
+    .option('--project', "write <project>/.claude/settings.local.json instead of the user settings")
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean }) => {
+      io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
+    })
+
+  program
+    .command('uninstall')
+    .description('remove exactly the hooks setup wired, leaving the settings as they were (--purge: also delete the stored data)')
+    .option('--project', "the project's .claude/settings.local.json instead of the user settings")
+    .option('--purge', "also delete this project's .bookmark/ and the bookmark home (~/.bookmark), after confirmation")
+    .option('--yes', 'confirm --purge without asking (for scripts)')
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }) => {
+      io.out(await uninstallCommand(opts, { cwd: io.cwd, deps: io.deps, stdin: io.stdin }))
     })
 
   program

@@ -1,0 +1,236 @@
+/**
+ * `bookmark doctor`: checks the installation and the store, each finding with a fix. Read-only.
+ */
+import { execFile } from 'node:child_process'
+import { access, constants, readFile, readdir, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { CONFIG_KEYS, KEYS } from '../config/keys.js'
+import { resolveConfig } from '../config/resolve.js'
+import { claudeConfigDir, discoverTranscript } from '../host/claude.js'
+import { readNarrative } from '../narrative/file.js'
+import { describeAge, staleness } from '../restore/staleness.js'
+import { type HookEvent, inspectSettings } from '../setup/inspect.js'
+import { readGitInfo } from '../store/git.js'
+import { homeLayout, isSnapshotId, projectLayout } from '../store/layout.js'
+import { findProjectRoot } from '../store/project.js'
+import { readRegistry } from '../store/registry.js'
+import { type Deps, isHomeScope } from './context.js'
+
+export type CheckStatus = 'ok' | 'warn' | 'error' | 'info'
+
+export interface Check {
+  id: string
+  status: CheckStatus
+  message: string
+  fix?: string
+}
+
+export interface DoctorReport {
+  ok: boolean
+  checks: Check[]
+}
+
+const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']
+const STALE_LOCK_MS = 30_000
+
+/** Whether `<command> <entry> --version` runs (once per distinct command within one doctor run). */
+function runs(ran: Map<string, Promise<boolean>>, command: string, args: string[]): Promise<boolean> {
+  const key = JSON.stringify([command, ...args])
+  let p = ran.get(key)
+  if (!p) {
+    p = new Promise((ok) => {
+      execFile(command, [...args, '--version'], { timeout: 10_000, windowsHide: true }, (err) => ok(!err))
+    })
+    ran.set(key, p)
+  }
+  return p
+}
+
+async function pluginInstalled(env: NodeJS.ProcessEnv): Promise<boolean> {
+  try {
+    const text = await readFile(join(claudeConfigDir(env), 'plugins', 'installed_plugins.json'), 'utf8')
+    return text.includes('session-bookmark@')
+  } catch {
+    return false
+  }
+}
+
+async function hookChecks(root: string | undefined, deps: Deps): Promise<Check[]> {
+  const ran = new Map<string, Promise<boolean>>()
+  const files = [join(claudeConfigDir(deps.env), 'settings.json')]
+  if (root) files.push(join(root, '.claude', 'settings.local.json'), join(root, '.claude', 'settings.json'))
+  const checks: Check[] = []
+  const wiredIn: Record<string, string[]> = {}
+  for (const file of files) {
+    const s = await inspectSettings(file, deps.env)
+    if (!s.exists) continue
+    if (s.parseError) {
+      checks.push({ id: 'hooks', status: 'error', message: `${file} is not valid JSON: ${s.parseError}`, fix: 'fix the file by hand (Claude Code ignores it as it is), then run `bookmark setup`' })
+      continue
+    }
+    for (const ev of EVENTS) {
+      const e = s.events[ev]
+      if (!e.wired) continue
+      ;(wiredIn[ev] ??= []).push(file)
+      if (!e.resolves) {
+        checks.push({ id: 'hooks', status: 'error', message: `${ev} in ${file} runs ${[e.command, ...(e.args ?? [])].join(' ')}, which does not resolve`, fix: 'run `bookmark setup` again from the installed package (node or the package moved)' })
+      } else if (e.command && !(await runs(ran, e.command, e.args?.slice(0, 1) ?? []))) {
+        checks.push({ id: 'hooks', status: 'error', message: `${ev} in ${file}: the command exists but does not run (${e.command} ${e.args?.[0] ?? ''} --version failed)`, fix: 'reinstall the package (`npm install -g session-bookmark`), then `bookmark setup`' })
+      }
+    }
+  }
+  const plugin = await pluginInstalled(deps.env)
+  const missing = EVENTS.filter((ev) => !wiredIn[ev])
+  if (missing.length === 0) {
+    checks.unshift({ id: 'hooks', status: 'ok', message: `hooks wired for ${EVENTS.join(', ')} in ${[...new Set(Object.values(wiredIn).flat())].join(', ')}` })
+    if (plugin) checks.push({ id: 'hooks', status: 'warn', message: 'the session-bookmark plugin is installed too: every hook runs twice', fix: 'keep one: `bookmark uninstall` (settings) or `claude plugin uninstall session-bookmark`' })
+    const doubled = EVENTS.filter((ev) => (wiredIn[ev]?.length ?? 0) > 1)
+    if (doubled.length > 0) checks.push({ id: 'hooks', status: 'warn', message: `${doubled.join(', ')} wired in more than one settings file: those hooks run twice`, fix: 'run `bookmark uninstall --project` or `bookmark uninstall` for one of them' })
+  } else if (plugin && missing.length === EVENTS.length) {
+    checks.unshift({ id: 'hooks', status: 'ok', message: 'hooks come from the installed session-bookmark plugin' })
+  } else {
+    checks.unshift({ id: 'hooks', status: 'error', message: missing.length === EVENTS.length ? 'no session-bookmark hooks are wired: nothing is captured or restored' : `hooks missing for ${missing.join(', ')}`, fix: 'run `bookmark setup`' })
+  }
+  return checks
+}
+
+async function walkFiles(dir: string): Promise<string[]> {
+  const out: string[] = []
+  let entries: import('node:fs').Dirent[]
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return out
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) out.push(p, ...(await walkFiles(p)))
+    else out.push(p)
+  }
+  return out
+}
+
+async function storageChecks(dir: string, label: string, nowMs: number): Promise<Check[]> {
+  const checks: Check[] = []
+  try {
+    await stat(dir)
+  } catch {
+    return [{ id: 'storage', status: 'info', message: `${label} ${dir} does not exist yet (created by the first capture)` }]
+  }
+  try {
+    await access(dir, constants.W_OK)
+  } catch {
+    checks.push({ id: 'storage', status: 'error', message: `${dir} is not writable: captures fail`, fix: `chmod u+w ${dir} (and check the disk is not full)` })
+  }
+  const files = await walkFiles(dir)
+  let bad = 0
+  let loose = 0
+  for (const f of files) {
+    const s = await stat(f).catch(() => undefined)
+    if (!s) continue
+    const mode = s.mode & 0o777
+    if ((s.isDirectory() && mode & 0o077) || (!s.isDirectory() && mode & 0o077)) loose++
+    if (s.isDirectory()) continue
+    if (f.endsWith('.lock') && nowMs - s.mtimeMs > STALE_LOCK_MS) {
+      checks.push({ id: 'storage', status: 'warn', message: `stale lock ${f} (${Math.round((nowMs - s.mtimeMs) / 1000)} s old)`, fix: 'it is taken over automatically; remove it if no bookmark process runs' })
+    }
+    if (f.endsWith('.json')) {
+      try {
+        JSON.parse(await readFile(f, 'utf8'))
+      } catch (e) {
+        bad++
+        checks.push({ id: 'storage', status: 'error', message: `${f} does not parse: ${(e as Error).message}`, fix: 'delete it: the index is rebuilt from the snapshot files, a cursor from its transcript' })
+      }
+    }
+    if (/\.json\.\d+$/.test(f) || /\.md\.\d+$/.test(f)) checks.push({ id: 'storage', status: 'warn', message: `leftover temporary file ${f} (an interrupted write)`, fix: `delete it` })
+  }
+  if (loose > 0) checks.push({ id: 'storage', status: 'warn', message: `${loose} entries under ${dir} are readable by other users`, fix: `chmod -R go-rwx ${dir}` })
+  if (bad === 0) checks.unshift({ id: 'storage', status: 'ok', message: `${label} ${dir}: ${files.length} entries, every JSON file parses` })
+  return checks
+}
+
+async function indexChecks(root: string): Promise<Check[]> {
+  const l = projectLayout(root)
+  let index: { snapshots?: { id?: string }[] }
+  try {
+    index = JSON.parse(await readFile(l.index, 'utf8'))
+  } catch {
+    return []
+  }
+  const listed = (index.snapshots ?? []).map((e) => e.id).filter((id): id is string => typeof id === 'string')
+  let names: string[] = []
+  try {
+    names = (await readdir(l.snapshots)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5))
+  } catch {
+    names = []
+  }
+  const onDisk = new Set(names.filter(isSnapshotId))
+  const missing = listed.filter((id) => !onDisk.has(id))
+  const unlisted = [...onDisk].filter((id) => !listed.includes(id))
+  const checks: Check[] = []
+  if (missing.length > 0) checks.push({ id: 'index', status: 'error', message: `index.json lists ${missing.length} snapshots whose files are missing (${missing.slice(0, 3).join(', ')})`, fix: 'run `bookmark snapshot`: the next capture rewrites the index from the files on disk' })
+  if (unlisted.length > 0) checks.push({ id: 'index', status: 'warn', message: `${unlisted.length} snapshot files are not in index.json (an interrupted capture)`, fix: 'they are cleaned up by later captures; nothing to do' })
+  if (checks.length === 0) checks.push({ id: 'index', status: 'ok', message: `index.json and ${onDisk.size} snapshot files agree` })
+  return checks
+}
+
+async function errorsLogCheck(path: string): Promise<Check[]> {
+  try {
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').filter(Boolean)
+    if (lines.length === 0) return []
+    return [{ id: 'errors', status: 'warn', message: `${lines.length} hook failures logged in ${path}; latest: ${lines[lines.length - 1]!.slice(0, 300)}`, fix: 'read the log; after fixing the cause, delete it' }]
+  } catch {
+    return []
+  }
+}
+
+export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
+  const checks: Check[] = []
+  const nowMs = deps.now().getTime()
+  const major = Number(process.versions.node.split('.')[0])
+  checks.push(major >= 20 ? { id: 'node', status: 'ok', message: `Node ${process.versions.node} (${process.execPath})` } : { id: 'node', status: 'error', message: `Node ${process.versions.node} is too old`, fix: 'install Node 20 or newer' })
+
+  const choice = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
+  const home = isHomeScope(choice.root, deps.env)
+  if (home) checks.push({ id: 'project', status: 'info', message: `${choice.root} is not a project: sessions here restore through the home pointer ${homeLayout(deps.bookmarkHome).pointer}` })
+  else checks.push({ id: 'project', status: 'ok', message: `project root ${choice.root} (${choice.reason === 'git' ? 'git top level' : choice.reason === 'claude-project-dir' ? 'CLAUDE_PROJECT_DIR' : 'the working directory: not in a git repository'})` })
+
+  checks.push(...(await hookChecks(home ? undefined : choice.root, deps)))
+
+  if (!home) {
+    const l = projectLayout(choice.root)
+    checks.push(...(await storageChecks(l.dir, 'project store', nowMs)))
+    checks.push(...(await indexChecks(choice.root)))
+    checks.push(...(await errorsLogCheck(l.errorsLog)))
+    try {
+      const found = await discoverTranscript(choice.root, undefined, deps.env)
+      checks.push({ id: 'transcripts', status: 'ok', message: `transcripts found for this folder; newest: ${found.path}` })
+    } catch (e) {
+      checks.push({ id: 'transcripts', status: 'info', message: (e as Error).message.replace(/; pass --transcript PATH$/, ''), fix: 'normal before the first Claude Code session in this folder' })
+    }
+    const git = await readGitInfo(choice.root)
+    const n = await readNarrative(l.narrative, choice.root, git)
+    if (!n.state.exists) checks.push({ id: 'narrative', status: 'info', message: 'no narrative handoff yet (the Stop hook asks the model for one after meaningful work)' })
+    else if (n.state.tracked) checks.push({ id: 'narrative', status: 'error', message: `${l.narrative} is tracked by git: restore refuses it`, fix: 'git rm --cached .bookmark/bookmark.context.md (the store belongs to this machine)' })
+    else if (!n.identity || !n.verdict) checks.push({ id: 'narrative', status: 'warn', message: `${l.narrative} has no valid identity header (${n.parseError ?? 'unreadable'})`, fix: 'it is rewritten at the next Stop that asks for it' })
+    else if (n.verdict.kind !== 'match') checks.push({ id: 'narrative', status: 'warn', message: n.verdict.kind === 'foreign' ? n.verdict.warning : n.verdict.reason, fix: 'delete the file; the next Stop asks for a new one' })
+    else {
+      const cfg = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: choice.root, env: deps.env })
+      const age = staleness(n.identity.written, n.mtimeMs, nowMs, { warnHours: cfg.config.staleWarnHours, refuseHours: cfg.config.staleRefuseHours })
+      const text = `narrative for ${n.identity.repo_path} (branch ${n.identity.branch ?? '?'}), written ${describeAge(age.ageHours)} ago${n.verdict.notes.length ? `; ${n.verdict.notes.join(' ')}` : ''}`
+      checks.push(age.kind === 'fresh' ? { id: 'narrative', status: 'ok', message: text } : { id: 'narrative', status: age.kind === 'refuse' ? 'warn' : 'info', message: `${text}: ${age.kind === 'refuse' ? 'too old, restore will not inject it' : 'restore injects it with a warning'}` })
+    }
+  }
+
+  checks.push(...(await storageChecks(deps.bookmarkHome, 'bookmark home', nowMs)))
+  const reg = await readRegistry(deps.bookmarkHome)
+  if (reg.problem) checks.push({ id: 'registry', status: 'error', message: `registry unreadable: ${reg.problem}`, fix: 'delete it; captures rebuild it' })
+  checks.push(...(await errorsLogCheck(homeLayout(deps.bookmarkHome).errorsLog)))
+
+  const cfg = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(home ? {} : { projectRoot: choice.root }), env: deps.env })
+  const nonDefault = CONFIG_KEYS.filter((k) => cfg.sources[k] !== 'default').map((k) => `${k}=${cfg.config[k]} (${cfg.sources[k]}${cfg.sources[k] === 'env' ? ` ${KEYS[k].env}` : ''})`)
+  checks.push({ id: 'config', status: 'ok', message: nonDefault.length ? `config: ${nonDefault.join(', ')}; everything else default` : 'config: all defaults (`bookmark config` lists them)' })
+  for (const p of cfg.problems) checks.push({ id: 'config', status: 'warn', message: p, fix: '`bookmark config --unset KEY` or fix the file/variable' })
+
+  return { ok: !checks.some((c) => c.status === 'error'), checks }
+}

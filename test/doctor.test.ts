@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { call, jsonl, prompt } from './helpers/jsonl.js'
+
+let sb: Sandbox
+let project: string
+
+interface Check {
+  id: string
+  status: string
+  message: string
+  fix?: string
+}
+
+async function doctor(): Promise<{ code: number | null; ok: boolean; checks: Check[]; text: string }> {
+  const j = await runCli(['doctor', '--json'], { env: sb.env, cwd: project })
+  const t = await runCli(['doctor'], { env: sb.env, cwd: project })
+  const report = JSON.parse(j.stdout)
+  expect(t.code).toBe(j.code)
+  return { code: j.code, ok: report.ok, checks: report.checks, text: t.stdout }
+}
+
+const bad = (checks: Check[]) => checks.filter((c) => c.status === 'error' || c.status === 'warn')
+
+beforeEach(async () => {
+  sb = await sandbox()
+  project = join(sb.dir, 'proj')
+  await mkdir(project, { recursive: true })
+  execFileSync('git', ['init', '-q'], { cwd: project })
+})
+
+describe('bookmark doctor', () => {
+  it('says the hooks are not wired, with the fix, and exits 1', async () => {
+    const d = await doctor()
+    expect(d.code).toBe(1)
+    expect(d.ok).toBe(false)
+    expect(d.checks).toContainEqual({ id: 'hooks', status: 'error', message: 'no session-bookmark hooks are wired: nothing is captured or restored', fix: 'run `bookmark setup`' })
+    expect(d.text).toContain('fix: run `bookmark setup`')
+  })
+
+  it('is all green after setup and a capture', async () => {
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
+    const t = join(sb.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('add the exporter to the notes app', { cwd: project }), call('w', 'Write', { file_path: join(project, 'a.ts'), content: 'x' }, { type: 'create' }, { cwd: project })]))
+    expect((await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })).code).toBe(0)
+    const d = await doctor()
+    expect(bad(d.checks)).toEqual([])
+    expect(d.code).toBe(0)
+    expect(d.checks.map((c) => c.id)).toEqual(expect.arrayContaining(['node', 'project', 'hooks', 'storage', 'index', 'narrative', 'config']))
+    expect(d.text).toContain('All good.')
+  })
+
+  it('reports broken storage: unparsable files, index out of step, stale locks, hook failures', async () => {
+    await runCli(['setup'], { env: sb.env, cwd: project })
+    const t = join(sb.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('add the exporter to the notes app', { cwd: project })]))
+    await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })
+    const store = join(project, '.bookmark')
+    await writeFile(join(store, 'trails', 'files.json'), '{"version":1,')
+    await writeFile(join(store, 'index.json'), JSON.stringify({ version: 1, snapshots: [{ id: 'SNAP_20200101_000000_000_abcd' }] }))
+    await writeFile(join(store, 'store.lock'), '{}')
+    await utimes(join(store, 'store.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
+    await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: 'x', transcript_path: join(sb.dir, 'gone.jsonl'), cwd: project }) })
+    const d = await doctor()
+    expect(d.code).toBe(1)
+    const messages = d.checks.map((c) => `${c.status} ${c.message}`).join('\n')
+    expect(messages).toMatch(/error .*trails\/files\.json does not parse/)
+    expect(messages).toMatch(/error index\.json lists 1 snapshots whose files are missing/)
+    expect(messages).toMatch(/warn .*snapshot files are not in index\.json/)
+    expect(messages).toMatch(/warn stale lock .*store\.lock/)
+    expect(messages).toMatch(/warn 1 hook failures logged in .*errors\.log; latest: .*stop hook failed: transcript not found/)
+    for (const c of bad(d.checks)) expect(c.fix, c.message).toBeTruthy()
+  })
+
+  it('reports a narrative that git tracks', async () => {
+    await runCli(['setup'], { env: sb.env, cwd: project })
+    await mkdir(join(project, '.bookmark'), { recursive: true })
+    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), '<!-- BOOKMARK_IDENTITY\nscope: repo\n-->\n## Task\nx\n')
+    execFileSync('git', ['add', '-f', '.bookmark/bookmark.context.md'], { cwd: project })
+    const d = await doctor()
+    expect(d.checks).toContainEqual(expect.objectContaining({ id: 'narrative', status: 'error', message: expect.stringContaining('tracked by git') }))
+  })
+})
