@@ -1,0 +1,73 @@
+/**
+ * The published package: `npm pack`, then `npm install -g` of the tarball into a temporary prefix with a
+ * temporary HOME. The postinstall wires the hooks and `bookmark doctor` is all green; with
+ * BOOKMARK_SKIP_SETUP=1 nothing is wired. Installs offline from the local npm cache (no network).
+ */
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from './helpers/corpus.js'
+
+const run = promisify(execFile)
+const NPM_CACHE = process.env.npm_config_cache ?? join(process.env.HOME ?? '', '.npm')
+let tarball = ''
+
+function cleanEnv(home: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  // No CI variable: the postinstall must see an ordinary global install.
+  return {
+    PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    npm_config_cache: NPM_CACHE,
+    npm_config_prefix: prefix,
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    ...extra,
+  }
+}
+
+async function install(extra: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'bm-pack-'))
+  const home = join(dir, 'home')
+  const prefix = join(dir, 'prefix')
+  await mkdir(home, { recursive: true })
+  const env = cleanEnv(home, prefix, extra)
+  // --foreground-scripts: npm 11 hides install-script output otherwise.
+  const r = await run('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--foreground-scripts', tarball], { env, cwd: dir, timeout: 180_000 })
+  return { dir, home, prefix, env, output: `${r.stdout}\n${r.stderr}` }
+}
+
+describe('npm pack and a global install', () => {
+  beforeAll(async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bm-tgz-'))
+    const r = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: REPO_ROOT, timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
+    tarball = join(out, r.stdout.trim().split('\n').pop()!)
+    await stat(tarball)
+  }, 180_000)
+
+  it('wires the hooks from postinstall and doctor reports all green', async () => {
+    const { home, prefix, env, output } = await install()
+    expect(output).toMatch(/session-bookmark: .*wired/)
+    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'))
+    const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.js')
+    for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
+      expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: process.execPath, args: [entry, hook] })
+    }
+    const project = join(home, 'work', 'app')
+    await mkdir(project, { recursive: true })
+    await run('git', ['init', '-q'], { cwd: project })
+    const doctor = await run(join(prefix, 'bin', 'bookmark'), ['doctor', '--json'], { env, cwd: project })
+    const report = JSON.parse(doctor.stdout)
+    expect(report.checks.filter((c: { status: string }) => c.status === 'error' || c.status === 'warn')).toEqual([])
+    expect(report.ok).toBe(true)
+  }, 240_000)
+
+  it('with BOOKMARK_SKIP_SETUP=1 wires nothing', async () => {
+    const { home, output } = await install({ BOOKMARK_SKIP_SETUP: '1' })
+    expect(output).toMatch(/session-bookmark: .*skipped.*BOOKMARK_SKIP_SETUP/)
+    await expect(stat(join(home, '.claude', 'settings.json'))).rejects.toThrow()
+  }, 240_000)
+})

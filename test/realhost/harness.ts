@@ -1,0 +1,240 @@
+/**
+ * Drives the real Claude Code CLI (node_modules/.bin/claude, pinned 2.1.332) offline against the fake
+ * Anthropic API on 127.0.0.1, in a private world of temp folders, and runs our own CLI the same way.
+ * Recipe: ../shared/docs/real-host-harness.md (§2 env and flags, §9 pitfalls).
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FakeAnthropic } from './fake-anthropic.js'
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+export const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude')
+export const BOOKMARK_BIN = join(REPO_ROOT, 'bin', 'bookmark.js')
+export const CLAUDE_VERSION = '2.1.332'
+
+/** Whether the pinned Claude Code binary is installed and answers `--version` (checked once, before any fake runs). */
+export function claudeStatus(): { available: boolean; why: string } {
+  if (!existsSync(CLAUDE_BIN)) return { available: false, why: `${CLAUDE_BIN} is missing (npm ci installs @anthropic-ai/claude-code@${CLAUDE_VERSION})` }
+  const r = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8', timeout: 15_000, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } })
+  if (r.status !== 0) return { available: false, why: `${CLAUDE_BIN} --version failed: ${r.error?.message ?? r.stderr}` }
+  if (!r.stdout.startsWith(CLAUDE_VERSION)) return { available: false, why: `expected Claude Code ${CLAUDE_VERSION}, found ${r.stdout.trim()}` }
+  return { available: true, why: '' }
+}
+
+export interface World {
+  root: string
+  cfg: string
+  proj: string
+  tmp: string
+  xdg: string
+  home: string
+  /** BOOKMARK_HOME */
+  bookmarkHome: string
+  settingsPath: string
+  env: NodeJS.ProcessEnv
+  cleanup(): void
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.email=test@example.invalid', '-c', 'user.name=test', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`)
+  return r.stdout
+}
+
+function searchPath(): string {
+  const dirs = [dirname(process.execPath)]
+  const g = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' })
+  if (g.status === 0 && g.stdout.trim()) dirs.push(dirname(g.stdout.trim()))
+  dirs.push('/usr/local/bin', '/usr/bin', '/bin')
+  return [...new Set(dirs)].join(delimiter)
+}
+
+/**
+ * A fresh world: cfg (CLAUDE_CONFIG_DIR), proj (a git repository on branch main with one commit),
+ * tmp (CLAUDE_CODE_TMPDIR), xdg (XDG_RUNTIME_DIR), home (HOME; BOOKMARK_HOME is home/.bookmark).
+ * The environment is built from nothing: no variable of the developer's leaks into a run.
+ */
+export function createWorld(fake: FakeAnthropic, prefix = 'bm-realhost-'): World {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  const d = (n: string): string => {
+    const p = join(root, n)
+    mkdirSync(p, { recursive: true })
+    return p
+  }
+  const cfg = d('cfg')
+  const proj = d('proj')
+  const tmp = d('tmp')
+  const xdg = d('xdg')
+  const home = d('home')
+  git(proj, 'init', '-q', '-b', 'main')
+  git(proj, 'commit', '-q', '--allow-empty', '-m', 'init')
+  const bookmarkHome = join(home, '.bookmark')
+  const env: NodeJS.ProcessEnv = {
+    PATH: searchPath(),
+    HOME: home,
+    TMPDIR: tmp,
+    LANG: 'C.UTF-8',
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: 'sk-ant-fake-realhost-test-key-000000',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+    CLAUDE_CONFIG_DIR: cfg,
+    CLAUDE_CODE_TMPDIR: tmp,
+    XDG_RUNTIME_DIR: xdg,
+    BOOKMARK_HOME: bookmarkHome,
+    NODE_OPTIONS: '',
+  }
+  return {
+    root,
+    cfg,
+    proj,
+    tmp,
+    xdg,
+    home,
+    bookmarkHome,
+    settingsPath: join(cfg, 'settings.json'),
+    env,
+    cleanup: () => {
+      if (process.env.KEEP_REALHOST) console.warn(`realhost world kept at ${root}`)
+      else rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface Run {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+/** Spawns a process in its own process group, with a hard timeout that kills the whole group (hooks too). */
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string }): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const started = Date.now()
+    // Async spawn only: the fake server lives in this process, spawnSync would deadlock it.
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    let stdout = ''
+    let stderr = ''
+    let timedOut = false
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+    const timer = setTimeout(() => {
+      timedOut = true
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
+    }, opts.timeoutMs)
+    child.on('error', (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      const r = { code, signal, stdout, stderr, ms: Date.now() - started }
+      if (timedOut) reject(new Error(`${cmd} ${args.join(' ')} timed out after ${opts.timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+      else resolvePromise(r)
+    })
+    child.stdin.end(opts.input ?? '')
+  })
+}
+
+export interface ClaudeResult extends Run {
+  /** The `--output-format json` result object. */
+  json: { session_id: string; result?: string; is_error?: boolean; num_turns?: number; local_command?: string; [k: string]: unknown }
+}
+
+export interface ClaudeOptions {
+  /** Working directory (default: the project). */
+  cwd?: string
+  /** A new session with this id (`--session-id`). */
+  sessionId?: string
+  /** Continue this session (`--resume`). */
+  resume?: string
+  timeoutMs?: number
+  env?: NodeJS.ProcessEnv
+  extraArgs?: string[]
+}
+
+/** All runs of the suite, for the timing report. */
+export const runLog: { args: string[]; ms: number }[] = []
+
+/**
+ * `claude -p <prompt> --permission-mode acceptEdits --output-format json` in the world, with a hard timeout.
+ * Rejects unless the run exits 0 with a JSON result that is not an error.
+ */
+export async function runClaude(world: World, prompt: string, opts: ClaudeOptions = {}): Promise<ClaudeResult> {
+  const args = ['-p', prompt, '--permission-mode', 'acceptEdits', '--output-format', 'json']
+  if (opts.sessionId) args.push('--session-id', opts.sessionId)
+  if (opts.resume) args.push('--resume', opts.resume)
+  args.push(...(opts.extraArgs ?? []))
+  const r = await run(CLAUDE_BIN, args, { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...opts.env }, timeoutMs: opts.timeoutMs ?? 45_000 })
+  runLog.push({ args: [prompt, ...(opts.resume ? ['--resume'] : [])], ms: r.ms })
+  let json: ClaudeResult['json']
+  try {
+    json = JSON.parse(r.stdout) as ClaudeResult['json']
+  } catch {
+    throw new Error(`claude ${args.join(' ')} exited ${r.code} without a JSON result\nstdout: ${r.stdout}\nstderr: ${r.stderr}`)
+  }
+  if (r.code !== 0 || json.is_error) throw new Error(`claude ${args.join(' ')} failed (exit ${r.code})\nstdout: ${r.stdout}\nstderr: ${r.stderr}`)
+  return { ...r, json }
+}
+
+/** Our own CLI, with the world's environment (no stdin payload unless given). */
+export function runBookmark(world: World, args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  return run(process.execPath, [BOOKMARK_BIN, ...args], { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...opts.env }, timeoutMs: 30_000, ...(opts.input !== undefined ? { input: opts.input } : {}) })
+}
+
+/** Wires our four hooks into $CLAUDE_CONFIG_DIR/settings.json with `bookmark setup` itself (run from HOME). */
+export async function installHooks(world: World): Promise<Run> {
+  const r = await runBookmark(world, ['setup'], { cwd: world.home })
+  if (r.code !== 0) throw new Error(`bookmark setup failed (exit ${r.code}): ${r.stderr}${r.stdout}`)
+  return r
+}
+
+/** Takes them out again with `bookmark uninstall`. */
+export async function uninstallHooks(world: World): Promise<Run> {
+  const r = await runBookmark(world, ['uninstall'], { cwd: world.home })
+  if (r.code !== 0) throw new Error(`bookmark uninstall failed (exit ${r.code}): ${r.stderr}${r.stdout}`)
+  return r
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Transcripts and the store
+
+/** Claude Code's project folder name: every character outside [A-Za-z0-9] becomes "-". */
+export function transcriptPath(world: World, cwd: string, sessionId: string): string {
+  return join(world.cfg, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`)
+}
+
+export type Line = Record<string, unknown> & { type?: string }
+
+export function readJsonl(path: string): Line[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Line)
+}
+
+/** The stdout our hook printed for `event`, as Claude Code recorded it (hook_success attachments), in order. */
+export function hookStdouts(lines: Line[], event: string): string[] {
+  const out: string[] = []
+  for (const l of lines) {
+    const a = l.attachment as { type?: string; hookEvent?: string; hookName?: string; stdout?: string; command?: string } | undefined
+    if (l.type === 'attachment' && a?.type === 'hook_success' && (a.hookEvent === event || a.hookName?.startsWith(event)) && typeof a.stdout === 'string') out.push(a.stdout)
+  }
+  return out
+}
+
+export function newSessionId(): string {
+  return randomUUID()
+}
