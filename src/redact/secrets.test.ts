@@ -564,6 +564,10 @@ describe('redact: performance (linear regexes)', () => {
     ['--password repeated', () => '--password '.repeat(100_000)],
     ['sk- repeated', () => 'sk-'.repeat(330_000)],
     ['escaped quotes', () => '\\"'.repeat(500_000)],
+    // shapes that were quadratic before a fix
+    ['Authorization: then 1 MB of blanks', () => `Authorization: ${' '.repeat(1_000_000)}x`],
+    ['api key then a 1 MB run of "<"', () => `x-api-key: a${'<'.repeat(1_000_000)}`],
+    ['dense matches', () => 'token: A@'.repeat(110_000)],
   ]
 
   it.each(adversarial)('%s', (_name, build) => {

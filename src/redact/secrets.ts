@@ -121,8 +121,10 @@ function redactOnce(text: string): string {
 }
 
 /**
- * A copy of `value` with every string value redacted. Object keys are kept as they are. Arrays, plain objects,
- * Maps (values) and Sets are copied; other objects (Date, Buffer, class instances) are returned as they are.
+ * A copy of `value` with every string value redacted; a string under a key that names a secret (`apiKey`,
+ * `DB_PASSWORD`, `authorization`) is judged with that key as context. Object keys are kept as they are.
+ * Arrays, plain objects, Maps (values) and Sets are copied; other objects (Date, Buffer, class instances) are
+ * returned as they are.
  * Shared references stay shared in the copy and cycles are reproduced, so the walk always ends; anything nested
  * deeper than 100 levels is replaced by `TOO_DEEP_MARKER` (fail closed: never written unredacted).
  */
@@ -486,7 +488,7 @@ function lowDiversity(token: string): boolean {
 // HTTP authorization: headers with any scheme, then `Bearer <token>` / `Basic <b64>` anywhere
 
 const AUTH_HEADER = new RegExp(
-  '(?<![\\w-])((?:proxy-)?authorization\\\\?["\']?[ \\t]*[:=][ \\t]*\\\\?["\']?[ \\t]*)' + // name, maybe in JSON
+  '(?<![\\w-])((?:proxy-)?authorization\\\\?["\']?[ \\t]*[:=][ \\t]*(?:\\\\?["\'][ \\t]*)?)' + // name, maybe in JSON
     '(?:(bearer|basic|token|bot|apikey|api-key|key|sso-key|splunk)[ \\t]+)?' + // scheme
     '([^\\s"\'`,;\\\\]+)', // credentials
   'gi',
@@ -632,6 +634,7 @@ const PROSE = /^[A-Za-z]{1,15}(?: [A-Za-z]{1,15}){1,11}[.!]?$/
 
 /** `Uint8Array`, `CryptoKey`, `Option<String>`, `Buffer[]`; not `RUTLa2zNZ1a9VeZ1JL3r` (digits, capitals). */
 function looksLikeTypeName(value: string): boolean {
+  if (value.length > 60) return false // also keeps the suffix regex below from rescanning a long `<<<<` run
   const name = value.replace(/(?:<[\w, <>]*>|\[\])$/, '')
   if (name.length > 40 || !/^[A-Z][A-Za-z0-9_]*$/.test(name)) return false
   let upper = 0
