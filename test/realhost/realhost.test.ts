@@ -360,6 +360,54 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     expect(hookFailures(world.home, sid4)).toEqual([])
   })
 
+  it('MCP: Claude Code started with our .mcp.json offers the bookmark tools, and bookmark_status returns the real status', async () => {
+    needScenario1()
+    const sid = newSessionId()
+    const TOOL = 'mcp__session-bookmark__bookmark_status'
+    let offered: string[] = []
+    fake.script(
+      (req) => {
+        offered = (req.body!.tools ?? []).map((t) => t.name ?? '').filter((n) => n.startsWith('mcp__session-bookmark__'))
+        const deferred = allText(req.body!).includes(TOOL)
+        if (!offered.includes(TOOL) && deferred) return { tools: [{ name: 'ToolSearch', input: { query: `select:${TOOL}` } }] }
+        return { tools: [{ name: TOOL, input: { cwd: world.proj } }] }
+      },
+      (req) => {
+        const last = JSON.stringify(req.body!.messages!.at(-1))
+        if (last.includes('tool_reference')) return { tools: [{ name: TOOL, input: { cwd: world.proj } }] }
+        return say('Status read.')
+      },
+      say('Status read.'),
+    )
+    const statusNow = async () => JSON.parse((await runBookmark(world, ['status', '--json'])).stdout) as { snapshots: number; projectRoot: string; narrativeBlocks: number; latest: { id: string } }
+    const before = await statusNow()
+    const mark = fake.mark()
+    // The plugin's .mcp.json, as Claude Code reads it: ${CLAUDE_PLUGIN_ROOT} is this repository.
+    await runClaude(world, 'What does the bookmark store say?', {
+      sessionId: sid,
+      env: { CLAUDE_PLUGIN_ROOT: join(BOOKMARK_BIN, '..', '..') },
+      extraArgs: ['--mcp-config', join(BOOKMARK_BIN, '..', '..', '.mcp.json'), '--allowedTools', TOOL],
+    })
+    const requests = fake.mainRequests(mark)
+    const names = new Set(requests.flatMap((r) => [...(r.body!.tools ?? []).map((t) => t.name ?? ''), ...(allText(r.body!).match(/mcp__session-bookmark__bookmark_\w+/g) ?? [])]))
+    for (const t of ['bookmark_snapshot', 'bookmark_restore', 'bookmark_status', 'bookmark_list', 'bookmark_show']) expect(names.has(`mcp__session-bookmark__${t}`), t).toBe(true)
+    // The tool result the model received is our real status of this project.
+    const results = requests.flatMap((r) => lastToolResults(r.body!)).map((r) => r.text)
+    // Claude Code hands the model the structured content (our status JSON) as the tool result.
+    const statusText = results.find((t) => t.includes('"narrativeBlocks"'))
+    expect(statusText, results.join('\n---\n')).toBeDefined()
+    // The hooks of this very session capture around the call (check before it, Stop after it), so the status
+    // the model saw lies between the status before the run and after it, and names a snapshot on disk.
+    const after = await statusNow()
+    const got = JSON.parse(statusText!) as typeof after
+    expect(got.projectRoot).toBe(after.projectRoot)
+    expect(got.narrativeBlocks).toBe(after.narrativeBlocks)
+    expect(got.snapshots).toBeGreaterThanOrEqual(before.snapshots)
+    expect(got.snapshots).toBeLessThanOrEqual(after.snapshots)
+    expect(existsSync(join(snapshotsDir(), `${got.latest.id}.json`))).toBe(true)
+    expect(fake.problems().filter((p) => p.seq > mark)).toEqual([])
+  })
+
   it('5. bookmark uninstall gives back the settings file byte for byte, and the hooks stop running', async () => {
     const r = await uninstallHooks(world)
     expect(r.code, r.stderr).toBe(0)
