@@ -15,7 +15,7 @@ import { serve } from '../mcp/server.js'
 import { doctor } from '../ops/doctor.js'
 import { DoctorFailed, doctorText } from './doctor-text.js'
 import { capture } from '../ops/capture.js'
-import type { Deps } from '../ops/context.js'
+import { type Deps, configured } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
 import { listAll, listProject, show, status } from '../ops/query.js'
 import { TRIGGERS, type Trigger } from '../snapshot/model.js'
@@ -63,6 +63,7 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--trigger <trigger>', 'why the capture happened').choices(TRIGGERS as string[]).default('manual'))
     .option('--json', 'print the result as JSON')
     .action(async (opts: { transcript?: string; sessionId?: string; cwd?: string; trigger: Trigger; json?: boolean }) => {
+      const { deps } = await configured(io.deps, opts.cwd ?? io.cwd)
       const result = await capture(
         {
           cwd: opts.cwd ?? io.cwd,
@@ -70,7 +71,7 @@ export function buildProgram(io: Io): Command {
           ...(opts.transcript ? { transcript: opts.transcript } : {}),
           ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
         },
-        io.deps,
+        deps,
       )
       for (const note of result.notes) io.deps.log(note)
       io.out(opts.json ? json({ written: result.written, reason: result.reason, projectRoot: result.projectRoot, sessionId: result.sessionId, transcript: result.transcript, snapshotFile: result.snapshotFile ?? null, snapshotId: result.snapshot?.id ?? null, stats: result.stats, notes: result.notes }) : captureText(result))
