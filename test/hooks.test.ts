@@ -243,6 +243,19 @@ describe('every hook: hostile stdin', () => {
     }
   })
 
+  it('never creates a store for a working directory that does not exist', async () => {
+    const ghost = join(sb.dir, 'ghost', 'project')
+    for (const cmd of ['stop', 'precompact', 'check', 'restore']) {
+      const r = await runCli([cmd], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: ghost, hook_event_name: 'Stop', source: 'startup' }) })
+      expect(r.code).toBe(0)
+      expect(r.stdout).toBe('')
+    }
+    await expect(readdir(join(sb.dir, 'ghost'))).rejects.toThrow()
+    const cli = await runCli(['snapshot', '--transcript', transcript, '--cwd', ghost], { env: sb.env })
+    expect(cli.code).toBe(1)
+    expect(cli.stderr).toContain(`working directory ${ghost} does not exist`)
+  })
+
   it('an open pipe that never closes does not hang the hook', async () => {
     const child = spawn(process.execPath, [BIN, 'restore'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
     let stderr = ''

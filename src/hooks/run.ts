@@ -47,6 +47,10 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, de
     const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
     const ctx = await hookContext(payload, flags, deps, fallbackCwd)
+    if (!(await isDirectory(ctx.cwd))) {
+      notes.push(`working directory ${ctx.cwd} does not exist: nothing to do`)
+      return { stdout: '', notes }
+    }
     where = ctx.homeScope ? undefined : projectLayout(ctx.cfg.projectRoot).errorsLog
     notes.push(...ctx.cfg.resolved.problems)
     const out = await body(ctx)
@@ -88,5 +92,13 @@ async function logFailure(deps: Deps, projectLog: string | undefined, message: s
     } catch {
       // try the next place; stderr always gets it
     }
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
   }
 }

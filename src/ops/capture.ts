@@ -74,6 +74,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   }
   const sid = sessionId && sessionId.trim() !== '' ? sessionId : sessionIdFromPath(transcript)
 
+  // Never create a store for a folder that does not exist (a hostile or stale payload `cwd`).
+  if (!(await isDirectory(cwd))) throw new CaptureError(`working directory ${cwd} does not exist (expected the session's folder)`)
   const store = await openProject(cwd, deps)
   if (isHomeScope(store.layout.root, deps.env)) {
     throw new CaptureError(`${store.layout.root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
@@ -171,4 +173,12 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     })
     return result
   })
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
 }
