@@ -3,7 +3,6 @@
  * minutes have passed, and, when the context first crosses `contextThreshold` while the narrative is
  * stale, a note asking the model to refresh the handoff before compaction drops detail.
  */
-import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { discoverTranscript } from '../host/claude.js'
 import { contextRefreshNote } from '../narrative/prompt.js'
@@ -12,6 +11,7 @@ import { ProjectStore } from '../store/store.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
 import { narrativeRequest, viewNarrative } from './narrative.js'
 import type { HookContext } from './run.js'
+import { isFile } from '../store/fs.js'
 
 export async function checkHook(ctx: HookContext): Promise<unknown | undefined> {
   if (ctx.homeScope) return undefined
@@ -24,7 +24,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     sessionId = found.sessionId
   }
   // The first prompt of a session may arrive before its transcript is written: nothing to do yet.
-  if (!(await exists(transcript))) return undefined
+  if (!(await isFile(transcript))) return undefined
   const store = new ProjectStore(ctx.cfg.projectRoot, config.indexCap)
   const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
   const hooks = await store.readSessionHooks(sid)
@@ -57,12 +57,4 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   await store.updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile()
-  } catch {
-    return false
-  }
 }

@@ -10,6 +10,7 @@ import { type Configured, type Deps, configured, isHomeScope } from '../ops/cont
 import { appendCapped } from '../store/store.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
 import { stat } from 'node:fs/promises'
+import { isDirectory } from '../store/fs.js'
 
 export interface HookFlags {
   cwd?: string
@@ -92,13 +93,5 @@ async function logFailure(deps: Deps, projectLog: string | undefined, message: s
     } catch {
       // try the next place; stderr always gets it
     }
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory()
-  } catch {
-    return false
   }
 }

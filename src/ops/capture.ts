@@ -17,6 +17,7 @@ import { addToRegistry } from '../store/registry.js'
 import { CURSOR_VERSION, ProjectStore } from '../store/store.js'
 import { type ReadStats, readTranscript } from '../transcript/read.js'
 import { type Deps, isHomeScope } from './context.js'
+import { isDirectory } from '../store/fs.js'
 
 export interface CaptureRequest {
   cwd: string
@@ -173,12 +174,4 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     })
     return result
   })
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory()
-  } catch {
-    return false
-  }
 }

@@ -14,6 +14,7 @@ import { isHomeScope } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { findProjectRoot } from '../store/project.js'
 import type { Launch } from './hooks.js'
+import { pathExists as exists } from '../store/fs.js'
 
 /** A setup or uninstall that cannot go on; one line for the user, exit 1 (main.ts handles InputError). */
 export class SetupError extends InputError {}
@@ -104,15 +105,6 @@ export async function writeBackup(path: string, text: string, now: Date, dir?: s
 /** Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. */
 export async function writeSettings(file: SettingsFile, text: string): Promise<void> {
   await writeFileAtomic(file.path, text, { mode: file.mode ?? 0o600 })
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** Creates `dir` (and its missing parents); returns the folders it created, outermost first. */

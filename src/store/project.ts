@@ -2,17 +2,8 @@
  * Finding the project root: the git top level of the working directory; else CLAUDE_PROJECT_DIR;
  * else the working directory itself. Never a subfolder of the project.
  */
-import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p)
-    return true
-  } catch {
-    return false
-  }
-}
+import { pathExists as exists } from './fs.js'
 
 /** Walks up from `dir` to the folder that holds `.git` (a directory, or a file for worktrees). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
