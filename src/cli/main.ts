@@ -53,6 +53,12 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
       log(e.message)
       return 1
     }
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOSPC' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'EDQUOT') {
+      // The disk, not the program: one line that says so, and what to check.
+      log(`cannot write: ${(e as Error).message} (check free space and permissions; \`bookmark doctor\` tells more)`)
+      return 1
+    }
     log(`unexpected error: ${(e as Error).stack ?? String(e)}`)
     return 1
   }

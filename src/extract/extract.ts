@@ -13,15 +13,43 @@ export type ExtractContext = FileContext
 
 export { createDelta, createState }
 
+/** Largest string kept from a pending tool input (a Write of a bigger file is recorded without line counts). */
+const PENDING_STRING_CAP = 1024 * 1024
+/** Largest total of pending inputs: a call whose result never comes must not grow the cursor forever. */
+const PENDING_TOTAL_CAP = 8 * 1024 * 1024
+
+function capStrings(value: unknown, cap: number, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > cap ? undefined : value
+  if (depth > 4 || typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return value.slice(0, 200).map((v) => capStrings(v, cap, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) {
+    const c = capStrings(v, cap, depth + 1)
+    if (c !== undefined) out[k] = c
+  }
+  return out
+}
+
 /** Tool inputs kept while a call waits for its result; large strings are needed only for file tools. */
 function pendingInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
-  if (FILE_TOOLS.has(name) || SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return input
+  if (FILE_TOOLS.has(name)) return capStrings(input, PENDING_STRING_CAP) as Record<string, unknown>
+  if (SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return capStrings(input, 64 * 1024) as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const key of ['file_path', 'notebook_path', 'url', 'pattern', 'command']) {
     const v = input[key]
     if (typeof v === 'string') out[key] = v.slice(0, 500)
   }
   return out
+}
+
+function sizeOf(p: PendingTool): number {
+  let n = 0
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') n += v.length
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x)
+  }
+  walk(p.input)
+  return n + (p.cwd?.length ?? 0)
 }
 
 function bump(map: Record<string, number>, key: string): void {
@@ -37,7 +65,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
     state.lastTs = entry.timestamp
   }
   if (!entry.sidechain) {
-    if (entry.cwd && entry.cwd !== state.cwd) {
+    if (entry.cwd && entry.cwd.length <= 4096 && entry.cwd !== state.cwd) {
       state.cwd = entry.cwd
       delete state.shellCwd // the host's own record of the directory wins over our reading of `cd`
     }
@@ -88,10 +116,17 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
         bump(entry.sidechain ? state.subagentTools : state.tools, block.name)
         const pending: PendingTool = { name: block.name, input: pendingInput(block.name, block.input), sidechain: entry.sidechain, line: entry.line }
         if (entry.timestamp !== undefined) pending.ts = entry.timestamp
-        if (entry.cwd !== undefined) pending.cwd = entry.cwd
+        if (entry.cwd !== undefined && entry.cwd.length <= 4096) pending.cwd = entry.cwd
         state.pending[block.id] = pending
+        // Bounded by count and by size, the oldest calls (those whose result never came) going first.
         const ids = Object.keys(state.pending)
-        if (ids.length > CAPS.pending) delete state.pending[ids[0]!]
+        let total = 0
+        for (const id of ids) total += sizeOf(state.pending[id]!)
+        while (ids.length > 1 && (ids.length > CAPS.pending || total > PENDING_TOTAL_CAP)) {
+          const oldest = ids.shift()!
+          total -= sizeOf(state.pending[oldest]!)
+          delete state.pending[oldest]
+        }
       }
       return
     }
@@ -141,7 +176,9 @@ function noteBranch(state: ExtractState, branch: string, ts: string | undefined)
 }
 
 function pushGit(state: ExtractState, event: GitEvent, ts: string | undefined): void {
-  state.git.push({ event, ...(ts ? { ts } : {}) })
+  // Every string of an event is bounded (a commit message can be pages long).
+  const bounded = Object.fromEntries(Object.entries(event).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, 2_000) : v])) as GitEvent
+  state.git.push({ event: bounded, ...(ts ? { ts } : {}) })
   if (state.git.length > CAPS.git) state.git.shift()
 }
 

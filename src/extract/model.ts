@@ -170,27 +170,49 @@ export const CAPS = {
   prLinks: 20,
 } as const
 
+/**
+ * A dictionary keyed by strings from the transcript (file paths, tool names, task ids): no prototype, so a
+ * key such as `constructor` or `__proto__` is just a key.
+ */
+export function dict<T>(from?: Record<string, T>): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>
+  if (from) for (const [k, v] of Object.entries(from)) out[k] = v
+  return out
+}
+
+/** A state read back from JSON: its dictionaries get their null prototype again. */
+export function reviveState(s: ExtractState): ExtractState {
+  s.pending = dict(s.pending)
+  s.files = dict(s.files)
+  s.outside = dict(s.outside)
+  s.tools = dict(s.tools)
+  s.subagentTools = dict(s.subagentTools)
+  s.tasks = dict(s.tasks)
+  s.models = dict(s.models)
+  return s
+}
+
 export function createState(): ExtractState {
   return {
     version: STATE_VERSION,
     versions: [],
-    pending: {},
-    files: {},
-    outside: {},
-    tools: {},
-    subagentTools: {},
+    pending: dict(),
+    files: dict(),
+    outside: dict(),
+    tools: dict(),
+    subagentTools: dict(),
     prompts: [],
     promptsDropped: 0,
     recentPrompts: [],
     todos: null,
-    tasks: {},
+    tasks: dict(),
     plans: [],
     git: [],
     errors: [],
     subagents: [],
     compactions: [],
     microcompactions: 0,
-    models: {},
+    models: dict(),
     prLinks: [],
     counts: { entries: 0, prompts: 0, sidechainEntries: 0, apiErrors: 0, interrupts: 0 },
   }

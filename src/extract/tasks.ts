@@ -3,7 +3,7 @@
  * ExitPlanMode plans, and the subagents a session launched. Pure rules.
  */
 import { isObject, idString } from '../shared/json.js'
-import { CAPS, type ExtractState, type PendingTool } from './model.js'
+import { CAPS, type ExtractState, type PendingTool, dict } from './model.js'
 
 export const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate', 'TaskList', 'ExitPlanMode', 'Task', 'Agent'])
 
@@ -56,7 +56,7 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
       // The list as the host sees it, updates by teammates included: it replaces what we inferred.
       const res = isObject(result) ? result : {}
       if (isError || !Array.isArray(res.tasks)) return
-      const next: ExtractState['tasks'] = {}
+      const next: ExtractState['tasks'] = dict()
       for (const t of res.tasks) {
         if (!isObject(t)) continue
         const id = idString(t.id)

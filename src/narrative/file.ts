@@ -2,7 +2,10 @@
  * Reading the narrative handoff (.bookmark/bookmark.context.md) and judging it: size, sections, template
  * text, identity, git tracking.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { lstat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { isSymlink } from '../store/atomic.js'
+import { readStoreFile } from '../store/files.js'
 import { type Identity, type IdentityVerdict, checkIdentity, parseNarrative } from '../restore/identity.js'
 import { type GitInfo, isTrackedByGit } from '../store/git.js'
 import { NARRATIVE_REL } from '../store/layout.js'
@@ -42,16 +45,23 @@ export async function readNarrative(path: string, root: string, here: GitInfo, c
   const empty: NarrativeState = { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false }
   let size: number
   let mtimeMs: number
+  // A store folder that is a symlink could lead anywhere: nothing in it is read.
+  if (await isSymlink(dirname(path))) return { path, state: empty }
   try {
-    const s = await stat(path)
-    if (!s.isFile()) return { path, state: empty }
+    const s = await lstat(path)
+    if (!s.isFile()) return { path, state: empty } // a symlink or anything else is not our narrative
     size = s.size
     mtimeMs = s.mtimeMs
   } catch {
     return { path, state: empty }
   }
   if (size > NARRATIVE_MAX_BYTES) return { path, mtimeMs, state: { ...empty, exists: true, bytes: size }, parseError: `larger than ${NARRATIVE_MAX_BYTES} bytes` }
-  const text = await readFile(path, 'utf8')
+  let text: string
+  try {
+    text = await readStoreFile(path)
+  } catch {
+    return { path, state: empty }
+  }
   const parsed = parseNarrative(text)
   const tracked = checkTracked ? await isTrackedByGit(root, NARRATIVE_REL) : false
   const body = parsed.body

@@ -3,10 +3,9 @@
  * outside any project should continue. It is followed one level, and only to the narrative of a project
  * in the registry: never to any other path.
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseNarrative, renderIdentity } from '../restore/identity.js'
-import { writeText, ensureDir } from '../store/files.js'
+import { ensureDir, readStoreFile, writeText } from '../store/files.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
 import { readRegistry } from '../store/registry.js'
 
@@ -66,7 +65,7 @@ export async function pointerTarget(pointerText: string, bookmarkHome: string): 
 
 export async function readHomePointer(bookmarkHome: string): Promise<string | undefined> {
   try {
-    return await readFile(join(bookmarkHome, 'bookmark.context.md'), 'utf8')
+    return await readStoreFile(join(bookmarkHome, 'bookmark.context.md'))
   } catch {
     return undefined
   }

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractState } from '../extract/model.js'
-import { STATE_VERSION } from '../extract/model.js'
+import { STATE_VERSION, reviveState } from '../extract/model.js'
 import { discoverTranscript } from '../host/claude.js'
 import { type Snapshot, type Trigger, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
@@ -90,7 +90,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     let previous = loaded.file
     if (previous && (previous.transcript !== transcript || previous.state.version !== STATE_VERSION)) previous = undefined
 
-    let state: ExtractState = previous ? previous.state : createState()
+    let state: ExtractState = previous ? reviveState(previous.state) : createState()
     let delta = createDelta()
     const ctx = { projectRoot: root }
     const stats = await readTranscript(
@@ -136,15 +136,17 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      await store.saveSnapshot(snapshot, [...delta.touched])
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched])
       try {
         await addToRegistry(
           deps.bookmarkHome,
           { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
           deps.registryCap,
+          pruned,
         )
       } catch (e) {
         notes.push(`registry not updated: ${(e as Error).message}`)
+        await store.logError(`${now.toISOString()} registry not updated: ${(e as Error).message}`).catch(() => undefined)
       }
       try {
         // The latest active project wins the home pointer.
@@ -152,6 +154,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
         await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), sessionId: sid, task: snapshot.task, ...git }, now)
       } catch (e) {
         notes.push(`home pointer not updated: ${(e as Error).message}`)
+        await store.logError(`${now.toISOString()} home pointer not updated: ${(e as Error).message}`).catch(() => undefined)
       }
       lastSnapshot = id
       result.written = true

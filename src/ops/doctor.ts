@@ -2,7 +2,8 @@
  * `bookmark doctor`: checks the installation and the store, each finding with a fix. Read-only.
  */
 import { execFile } from 'node:child_process'
-import { access, constants, readFile, readdir, stat } from 'node:fs/promises'
+import { access, constants, readFile, readdir, stat, statfs } from 'node:fs/promises'
+import { isSymlink } from '../store/atomic.js'
 import { join, resolve } from 'node:path'
 import { CONFIG_KEYS, KEYS } from '../config/keys.js'
 import { resolveConfig } from '../config/resolve.js'
@@ -110,6 +111,22 @@ async function walkFiles(dir: string): Promise<string[]> {
   return out
 }
 
+/** Below this much free space a capture may fail half-way (it then leaves nothing half-written, but records nothing). */
+const LOW_SPACE_BYTES = 16 * 1024 * 1024
+
+async function spaceCheck(dir: string, label: string): Promise<Check[]> {
+  try {
+    const s = await statfs(dir)
+    const free = s.bavail * s.bsize
+    if (free < LOW_SPACE_BYTES) {
+      return [{ id: 'storage', status: free < 1024 * 1024 ? 'error' : 'warn', message: `only ${Math.floor(free / 1024)} KB free on the disk of ${label} ${dir}: captures fail when it is full`, fix: 'free disk space (or move the store: BOOKMARK_HOME for ~/.bookmark)' }]
+    }
+  } catch {
+    // statfs unsupported here: nothing to say
+  }
+  return []
+}
+
 async function storageChecks(dir: string, label: string, nowMs: number): Promise<Check[]> {
   const checks: Check[] = []
   try {
@@ -117,6 +134,8 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
   } catch {
     return [{ id: 'storage', status: 'info', message: `${label} ${dir} does not exist yet (created by the first capture)` }]
   }
+  checks.push(...(await spaceCheck(dir, label)))
+  if (await isSymlink(dir)) checks.push({ id: 'storage', status: 'error', message: `${dir} is a symbolic link: bookmark refuses to read or write through it`, fix: `remove the link (rm ${dir}); a fresh store is made by the next capture` })
   try {
     await access(dir, constants.W_OK)
   } catch {
@@ -126,6 +145,10 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
   let bad = 0
   let loose = 0
   for (const f of files) {
+    if (await isSymlink(f)) {
+      checks.push({ id: 'storage', status: 'error', message: `${f} is a symbolic link: bookmark never follows it (a repository may have planted it)`, fix: `rm ${f}` })
+      continue
+    }
     const s = await stat(f).catch(() => undefined)
     if (!s) continue
     const mode = s.mode & 0o777

@@ -9,7 +9,7 @@ import { access, mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promise
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import writeFileAtomic from 'write-file-atomic'
+import { atomicWrite } from '../store/atomic.js'
 import { isHomeScope } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { findProjectRoot } from '../store/project.js'
@@ -104,7 +104,7 @@ export async function writeBackup(path: string, text: string, now: Date, dir?: s
 
 /** Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. */
 export async function writeSettings(file: SettingsFile, text: string): Promise<void> {
-  await writeFileAtomic(file.path, text, { mode: file.mode ?? 0o600 })
+  await atomicWrite(file.path, text, { mode: file.mode ?? 0o600, follow: true })
 }
 
 /** Creates `dir` (and its missing parents); returns the folders it created, outermost first. */

@@ -75,8 +75,12 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
       const fh = await open(path, 'wx', 0o600)
       try {
         await fh.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), nonce, at: Date.now() }))
-      } finally {
         await fh.close()
+      } catch (e) {
+        // A full disk: never leave an ownerless lock behind for the next process to wait on.
+        await fh.close().catch(() => undefined)
+        await unlink(path).catch(() => undefined)
+        throw e
       }
       break
     } catch (e) {

@@ -5,6 +5,7 @@
 import { ensureDir, isObject, readJson, writeJson } from './files.js'
 import { homeLayout } from './layout.js'
 import { withLock } from './lock.js'
+import { sweepTemps } from './sweep.js'
 
 export const REGISTRY_VERSION = 1
 export const DEFAULT_REGISTRY_CAP = 500
@@ -37,12 +38,15 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
   return { registry: { version: REGISTRY_VERSION, entries: [] }, ...(r.missing ? {} : { problem: r.reason }) }
 }
 
-export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP): Promise<void> {
+/** Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone). */
+export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = []): Promise<void> {
   const home = homeLayout(bookmarkHome)
   await ensureDir(home.dir)
+  await sweepTemps(home.dir)
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)
-    const rest = registry.entries.filter((e) => !(e.project === entry.project && e.snapshotId === entry.snapshotId))
+    const gone = new Set(pruned)
+    const rest = registry.entries.filter((e) => !(e.project === entry.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
     const entries = [entry, ...rest].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.snapshotId.localeCompare(a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry)
   })

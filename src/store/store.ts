@@ -4,14 +4,16 @@
  */
 import { readFile, readdir, rm, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { ExtractState } from '../extract/model.js'
+import { type ExtractState, dict } from '../extract/model.js'
 import { type SessionHooks, newSessionHooks } from '../narrative/freshness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { type TrailEntry, type Trails, renderLatest, renderTrails } from '../snapshot/render.js'
 import type { TranscriptCursor } from '../transcript/read.js'
-import { ensureDir, isObject, readJson, writeJson, writeText } from './files.js'
+import { SymlinkRefused, ensureDir, isObject, readJson, readStoreFile, writeJson, writeText } from './files.js'
+import { isSymlink } from './atomic.js'
 import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
 import { withLock } from './lock.js'
+import { isTempName, sweepTemps } from './sweep.js'
 
 export const INDEX_VERSION = 1
 export const CURSOR_VERSION = 1
@@ -71,7 +73,7 @@ export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_
   await withLock(`${path}.lock`, async () => {
     let current = ''
     try {
-      current = await readFile(path, 'utf8')
+      current = await readStoreFile(path)
     } catch {
       current = ''
     }
@@ -111,15 +113,33 @@ export class ProjectStore {
     this.layout = projectLayout(root)
   }
 
+  private guarded: Promise<void> | undefined
+
+  /**
+   * Refuses a store whose folders are symlinks (a cloned repository could ship `.bookmark -> ~/.ssh`):
+   * nothing is then read from or written to it. Files inside are opened without following links.
+   */
+  guard(): Promise<void> {
+    this.guarded ??= (async () => {
+      const l = this.layout
+      for (const dir of [l.dir, l.snapshots, l.trailsDir, l.cursors, l.sessions]) {
+        if (await isSymlink(dir)) throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
+      }
+    })()
+    return this.guarded
+  }
+
   async ensure(): Promise<void> {
+    await this.guard()
     const l = this.layout
     await ensureDir(l.dir)
     await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors), ensureDir(l.sessions)])
-    const current = await readFile(l.gitignore, 'utf8').catch(() => '')
+    const current = await readStoreFile(l.gitignore).catch(() => '')
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
   }
 
   async readIndex(): Promise<{ index: Index; problem?: string }> {
+    await this.guard()
     const r = await readJson(this.layout.index, isIndex)
     if (r.ok) return { index: r.value }
     return { index: { version: INDEX_VERSION, snapshots: [] }, ...(r.missing ? {} : { problem: r.reason }) }
@@ -127,11 +147,13 @@ export class ProjectStore {
 
   async readSnapshot(id: string): Promise<Snapshot | undefined> {
     if (!isSnapshotId(id)) return undefined
+    await this.guard()
     const r = await readJson(snapshotPath(this.layout, id), isSnapshot)
     return r.ok ? r.value : undefined
   }
 
   async loadCursor(sessionId: string): Promise<{ file?: CursorFile; problem?: string }> {
+    await this.guard()
     const r = await readJson(cursorPath(this.layout, sessionId), isCursorFile)
     if (r.ok) return r.value.sessionId === sessionId ? { file: r.value } : {}
     return r.missing ? {} : { problem: r.reason }
@@ -142,6 +164,7 @@ export class ProjectStore {
   }
 
   async readSessionHooks(sessionId: string): Promise<SessionHooks> {
+    await this.guard()
     const r = await readJson(sessionHooksPath(this.layout, sessionId), isSessionHooks)
     return r.ok && r.value.sessionId === sessionId ? { ...newSessionHooks(sessionId), ...r.value } : newSessionHooks(sessionId)
   }
@@ -179,7 +202,8 @@ export class ProjectStore {
 
   async readCompactResume(sessionId: string): Promise<string | undefined> {
     try {
-      return await readFile(compactResumePath(this.layout, sessionId), 'utf8')
+      await this.guard()
+      return await readStoreFile(compactResumePath(this.layout, sessionId))
     } catch {
       return undefined
     }
@@ -218,6 +242,7 @@ export class ProjectStore {
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
       await this.removeOrphans(new Set(kept.map((e) => e.id)))
+      for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
       return { pruned }
     })
   }
@@ -268,8 +293,7 @@ export class ProjectStore {
       const id = basename(name, '.json')
       const path = `${this.layout.snapshots}/${name}`
       if (!name.endsWith('.json') || !isSnapshotId(id) || keep.has(id)) {
-        // Temp files of write-file-atomic left by a killed process.
-        if (/\.json\.\d+$/.test(name) || name.includes('.json.')) await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
+        if (isTempName(name)) await this.removeIfOlder(path, now, ORPHAN_AGE_MS) // left by a killed write
         continue
       }
       await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
@@ -288,7 +312,7 @@ export class ProjectStore {
     if (touched.length === 0) return
     const l = this.layout
     const r = await readJson(l.trailsJson, isTrails)
-    const trails: Trails = r.ok ? r.value : { version: TRAILS_VERSION, files: {} }
+    const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
       const f = byPath.get(path)

@@ -1,0 +1,58 @@
+/**
+ * Atomic file replacement that cannot leave half a file behind: the data goes to a new temp file next to
+ * the target (created exclusively), is written completely (a short write on a full disk is an error, not
+ * a success), synced, and renamed over the target. Any failure removes the temp file.
+ *
+ * The rename replaces the target's directory entry: a symlink planted in the store is replaced, never
+ * written through. (Settings files, which users often link from their dotfiles, ask for `follow`.)
+ */
+import { randomBytes } from 'node:crypto'
+import { chown, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+
+export interface AtomicOptions {
+  mode?: number
+  /** Write to the file a symlink points to (settings.json), keeping its owner. Default: replace the link. */
+  follow?: boolean
+}
+
+/** Temp files are `<target>.<pid>.<8 hex>.tmp`: recognisable, so a sweep can remove those a killed process left. */
+export const TEMP_SUFFIX = /\.\d+\.[0-9a-f]{8}\.tmp$/
+
+export async function atomicWrite(path: string, data: string | Buffer, options: AtomicOptions = {}): Promise<void> {
+  let target = path
+  let owner: { uid: number; gid: number } | undefined
+  if (options.follow) {
+    target = await realpath(path).catch(() => path)
+    const s = await stat(target).catch(() => undefined)
+    if (s) owner = { uid: s.uid, gid: s.gid }
+  }
+  const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  const mode = options.mode ?? 0o600
+  const fh = await open(tmp, 'wx', mode)
+  try {
+    await fh.chmod(mode) // the umask may have narrowed or widened it
+    await fh.writeFile(data)
+    await fh.sync()
+  } catch (e) {
+    await fh.close().catch(() => undefined)
+    await unlink(tmp).catch(() => undefined)
+    throw e
+  }
+  await fh.close()
+  try {
+    if (owner && process.getuid?.() === 0) await chown(tmp, owner.uid, owner.gid).catch(() => undefined)
+    await rename(tmp, target)
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined)
+    throw e
+  }
+}
+
+/** True when `path` exists and is a symbolic link (the store never follows one). */
+export async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
