@@ -20,7 +20,8 @@ const PENDING_TOTAL_CAP = 8 * 1024 * 1024
 
 function capStrings(value: unknown, cap: number, depth = 0): unknown {
   if (typeof value === 'string') return value.length > cap ? undefined : value
-  if (depth > 4 || typeof value !== 'object' || value === null) return value
+  if (typeof value !== 'object' || value === null) return value
+  if (depth > 4) return undefined // deeper structure is never needed, and hostile nesting must not be kept
   if (Array.isArray(value)) return value.slice(0, 200).map((v) => capStrings(v, cap, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value)) {

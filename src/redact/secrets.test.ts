@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SECRET_KINDS, TOO_DEEP_MARKER, redact, redactDeep } from './secrets.js'
+import { SECRET_KINDS, TOO_DEEP_MARKER, cutRedacted, redact, redactDeep } from './secrets.js'
 
 // Fake but correctly shaped secrets, generated so that no secret-looking literal sits in the repository
 // (secret scanners would flag this file otherwise). Seeded: every run sees the same strings.
@@ -35,7 +35,27 @@ function fake(alphabet: string, length: number): string {
   return out
 }
 
+/**
+ * Values for the rows added later come from their own seeds, so that the values of the rows above them (drawn
+ * from `fake` in file order) stay what they were.
+ */
+let laterSeed = 100_000
+function fake2(alphabet: string, length: number): string {
+  const next = prng(laterSeed++ * 7919)
+  let out = ''
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)] ?? 'x'
+  return out
+}
+
 const mark = (kind: string): string => `[REDACTED:${kind}]`
+
+/** Base64 lines of a key body, as in `pemBody`, drawn from `fake2`. */
+function pemLines(lines: number, width = 64): string[] {
+  const out: string[] = []
+  for (let i = 0; i < lines; i++) out.push(fake2(B64, width))
+  out.push(`${fake2(B64, 20)}==`)
+  return out
+}
 
 function pemBody(lines: number, width = 64): string {
   const out: string[] = []
@@ -146,6 +166,102 @@ const ROWS: Row[] = [
     }
   })(),
 
+  // JSON-escaped blocks (`\n` is two characters), complete or cut before their END line
+  (() => {
+    const lines = pemLines(3)
+    return {
+      kind: 'private-key',
+      name: 'truncated JSON-escaped block (service account cut before END)',
+      input: `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n${lines.join('\\n')}`,
+      secrets: lines,
+      expected: `{"type": "service_account", "private_key": "${mark('private-key')}`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    const cut = fake2(B64, 30)
+    return {
+      kind: 'private-key',
+      name: 'truncated JSON-escaped block, last line cut short and quoted',
+      input: `"private_key": "-----BEGIN PRIVATE KEY-----\\n${lines.join('\\n')}\\n${cut}...", "client_id": "1"`,
+      secrets: [...lines, cut],
+      expected: `"private_key": "${mark('private-key')}...", "client_id": "1"`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    return {
+      kind: 'private-key',
+      name: 'truncated JSON-escaped block with \\r\\n breaks',
+      input: `"key": "-----BEGIN RSA PRIVATE KEY-----\\r\\n${lines.join('\\r\\n')}\\r\\n"}`,
+      secrets: lines,
+      expected: `"key": "${mark('private-key')}\\r\\n"}`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    return {
+      kind: 'private-key',
+      name: 'truncated block escaped twice (JSON inside a JSON string)',
+      input: `{\\"private_key\\": \\"-----BEGIN PRIVATE KEY-----\\\\n${lines.join('\\\\n')}`,
+      secrets: lines,
+      expected: `{\\"private_key\\": \\"${mark('private-key')}`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(3).map((line) => line.split('/').join('\\/'))
+    return {
+      kind: 'private-key',
+      name: 'truncated block with JSON-escaped slashes (PHP json_encode)',
+      input: `{"key":"-----BEGIN PRIVATE KEY-----\\n${lines.join('\\n')}`,
+      secrets: lines,
+      expected: `{"key":"${mark('private-key')}`,
+    }
+  })(),
+  (() => {
+    const body = fake2(B64, 1600)
+    return {
+      kind: 'private-key',
+      name: 'truncated block on one line (longer than a line)',
+      input: `PRIVATE_KEY="-----BEGIN PRIVATE KEY-----${body}"\nNEXT=1`,
+      secrets: [body.slice(0, 128), body.slice(128, 400), body.slice(-100)],
+      expected: `PRIVATE_KEY="${mark('private-key')}"\nNEXT=1`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    const cut = fake2(B64, 40)
+    return {
+      kind: 'private-key',
+      name: 'truncated block: a last line cut short is part of the body, prose after it is not',
+      input: `-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n${cut} (truncated)\nthanks for looking`,
+      secrets: [...lines, cut],
+      expected: `${mark('private-key')} (truncated)\nthanks for looking`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    return {
+      kind: 'private-key',
+      name: 'truncated block followed by prose on the next line',
+      input: `-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\nthanks for looking`,
+      secrets: lines,
+      expected: `${mark('private-key')}\nthanks for looking`,
+    }
+  })(),
+  row(
+    'private-key',
+    'complete JSON-escaped block with \\r\\n breaks',
+    (s) => `{"private_key": "${s}", "x": 1}`,
+    `-----BEGIN EC PRIVATE KEY-----\\r\\n${pemLines(2).join('\\r\\n')}\\r\\n-----END EC PRIVATE KEY-----`,
+  ),
+  row(
+    'private-key',
+    'complete block with JSON-escaped slashes',
+    (s) => `{"private_key":"${s}\\n"}`,
+    `-----BEGIN PRIVATE KEY-----\\n${pemLines(3).join('\\n').split('/').join('\\/')}\\n-----END PRIVATE KEY-----`,
+  ),
+
   // URLs with credentials: scheme, user and host stay
   row('url-credentials', 'https user:pass', (s) => `git clone https://alice:${s}@git.example.org/team/repo.git`, `Pw${fake(ALNUM, 14)}`),
   row('url-credentials', 'postgres DSN in .env', (s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/prod`, fake(ALNUM, 20)),
@@ -238,6 +354,54 @@ const ROWS: Row[] = [
   row('aws-access-key-id', 'AKIA in ~/.aws/credentials', (s) => `[default]\naws_access_key_id = ${s}\n`, awsId),
   row('aws-access-key-id', 'ASIA in CLI output JSON', (s) => `{"Credentials": {"AccessKeyId": "${s}"}}`, awsTempId),
   row('jwt', 'JWT in a prompt', (s) => `decode this: ${s} please`, jwt),
+  row(
+    'atlassian-token',
+    'API token in curl -u',
+    (s) => `curl -u me@acme.com:${s} https://acme.atlassian.net/rest/api/3/myself`,
+    `ATATT3xFfGF0${fake2(URLSAFE, 171)}=${fake2(HEX, 8).toUpperCase()}`,
+  ),
+  row('docker-token', 'PAT piped to docker login', (s) => `echo ${s} | docker login -u me --password-stdin`, `dckr_pat_${fake2(URLSAFE, 27)}`),
+  row('docker-token', 'organization access token', (s) => `DOCKERHUB=${s}`, `dckr_oat_${fake2(URLSAFE, 32)}`),
+  row('flyio-token', 'fo1_ access token', (s) => `fly tokens create deploy -> ${s}`, `fo1_${fake2(URLSAFE, 43)}`),
+  row('flyio-token', 'fm2_ macaroon', (s) => `{"fly_token": "x", "deploy": "${s}"}`, `fm2_${fake2(B64, 180)}==`),
+  row('planetscale-token', 'service token', (s) => `PLANETSCALE_SERVICE_TOKEN_VALUE=${s}`, `pscale_tkn_${fake2(URLSAFE, 43)}`),
+  row(
+    'planetscale-token',
+    'password in a DSN',
+    (s) => `mysql://u${fake2(LOWER, 11)}:${s}@aws.connect.psdb.cloud/app?sslaccept=strict`,
+    `pscale_pw_${fake2(URLSAFE, 43)}`,
+  ),
+  row('pulumi-token', 'access token', (s) => `pulumi login with ${s}`, `pul-${fake2(HEX, 40)}`),
+  row(
+    'terraform-token',
+    'Terraform Cloud credentials block',
+    (s) => `credentials "app.terraform.io" {\n  token = "${s}"\n}`,
+    `${fake2(ALNUM, 14)}.atlasv1.${fake2(URLSAFE, 67)}`,
+  ),
+  row(
+    'dynatrace-token',
+    'API token',
+    (s) => `DT=${s}`,
+    `dt0c01.${fake2(UPPER + DIGITS, 24)}.${fake2(UPPER + DIGITS, 64)}`,
+  ),
+  row('sourcegraph-token', 'access token', (s) => `src login with ${s}`, `sgp_${fake2(HEX, 16)}_${fake2(HEX, 40)}`),
+  row('sourcegraph-token', 'legacy access token', (s) => `SRC_ACCESS=${s}`, `sgp_${fake2(HEX, 40)}`),
+  row('contentful-token', 'management token', (s) => `contentful login --management-token ${s}`, `CFPAT-${fake2(URLSAFE, 43)}`),
+  row('square-token', 'OAuth application secret', (s) => `square: ${s}`, `sq0csp-${fake2(URLSAFE, 43)}`),
+  row('square-token', 'legacy access token', (s) => `SQ=${s}`, `sq0atp-${fake2(URLSAFE, 22)}`),
+  row('square-token', 'access token', (s) => `client = Client(access_token_value="${s}")`, `EAAA${fake2(URLSAFE, 60)}`),
+  row(
+    'azure-client-secret',
+    'Entra ID client secret on the az command line',
+    (s) => `az login --service-principal -u 0f3c7a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5b -p ${s} --tenant acme.onmicrosoft.com`,
+    `${fake2(ALNUM, 3)}8Q~${fake2(`${ALNUM}_~.-`, 33)}${fake2(ALNUM, 1)}`,
+  ),
+  row(
+    'mapbox-token',
+    'secret token',
+    (s) => `mapbox.access = ${s}`,
+    `sk.eyJ1IjoiYWNtZSIsImEiOi${fake2(ALNUM, 20)}In0.${fake2(URLSAFE, 22)}`,
+  ),
 
   // AWS secret access keys: only in assignments (40 base64 characters are too common otherwise)
   row('aws-secret-access-key', 'credentials file', (s) => `[default]\naws_secret_access_key = ${s}\nregion = eu-west-1`, awsSecret),
@@ -276,6 +440,19 @@ const ROWS: Row[] = [
   row('password', '.netrc', (s) => `machine api.heroku.com login me@x.io password ${s}`, opaque),
   row('password', 'curl -u user:pass', (s) => `curl -u admin:${s} https://jenkins.local/api`, `j3nk${fake(ALNUM, 8)}`),
   row('password', 'DB_PASS env', (s) => `DB_PASS=${s}`, `dbp${fake(ALNUM, 9)}`),
+  // shaped like a type name to the counts (a capital first, more lowercase than capitals, two digits), not in words
+  row(
+    'password',
+    'random mixed-case value after password:',
+    (s) => `password: ${s}`,
+    [
+      fake2(UPPER, 1), fake2(LOWER, 2), fake2(UPPER, 1), fake2(LOWER, 1), fake2(UPPER, 1), fake2(LOWER, 1),
+      fake2(UPPER, 3), fake2(LOWER, 4), fake2(DIGITS, 1), fake2(LOWER, 2), fake2(UPPER, 2), fake2(LOWER, 1),
+      fake2(DIGITS, 1), fake2(LOWER, 1), fake2(UPPER, 1), fake2(LOWER, 2),
+    ].join(''),
+  ),
+  row('secret', 'random mixed-case value in YAML', (s) => `auth:\n  client_secret: ${s}\n`, `Q${fake2(LOWER, 5)}${fake2(ALNUM, 12)}`),
+  row('token', 'random value with capitals and one digit', (s) => `token: ${s}`, `Xq${fake2(LOWER, 3)}R${fake2(LOWER, 4)}7${fake2(LOWER, 6)}`),
   row('secret', 'secret=', (s) => `secret=${s}`, opaque),
   row('secret', 'client_secret in a form body', (s) => `grant_type=client_credentials&client_id=abc&client_secret=${s}`, opaque),
   row('secret', '.env STRIPE_SECRET', (s) => `STRIPE_SECRET=${s}`, `x${fake(ALNUM, 30)}`),
@@ -401,6 +578,12 @@ describe('redact: false positives', () => {
     ['thinking signature', `{"signature": "Eq${fake(B64, 600)}"}`],
     ['redaction by another tool', '=== CONT  REDACTED\n--- PASS: REDACTED (0.70s)'],
     ['markdown inline code', 'the `api_key=` inside the `url` field'],
+    [
+      'type annotations with word-structured names',
+      'signingKey: CryptoKeyPair; accessToken: OAuth2Token; idToken: IdToken; secret: SecretStr; apiKey: HttpClient',
+    ],
+    ['type annotations with acronyms and digits', 'privateKey: RSAPrivateKey\nsecretKey: Uint8Array[]\ntoken: BigInt64Array'],
+    ['type annotation with a generic', 'password: Option<String>\naccess_token: Zeroizing<Vec<u8>>'],
   ]
 
   it.each(unchanged)('%s', (_name, text) => {
@@ -409,17 +592,17 @@ describe('redact: false positives', () => {
 })
 
 describe('redactDeep', () => {
-  it('redacts every string value at any depth and leaves keys, numbers, booleans and null alone', () => {
+  it('redacts every string value and key at any depth and leaves numbers, booleans and null alone', () => {
     const input = {
       type: 'user',
-      [ghp]: 'a key that looks like a token stays a key',
+      [ghp]: 'a key that is a token is redacted like a value',
       message: { content: [{ type: 'text', text: `token ${ghp}` }, { type: 'tool_use', input: { command: `export DB_PASSWORD=${opaque}` } }] },
       usage: { input_tokens: 12, cached: false, extra: null },
       list: [[[`Bearer ${opaque}`]]],
     }
     expect(redactDeep(input)).toEqual({
       type: 'user',
-      [ghp]: 'a key that looks like a token stays a key',
+      [mark('github-token')]: 'a key that is a token is redacted like a value',
       message: {
         content: [
           { type: 'text', text: `token ${mark('github-token')}` },
@@ -475,9 +658,58 @@ describe('redactDeep', () => {
     expect(redactDeep(undefined)).toBeUndefined()
     const when = new Date(0)
     expect(redactDeep({ when }).when).toBe(when)
-    const map = redactDeep(new Map([[ghp, ghp]]))
-    expect([...map]).toEqual([[ghp, mark('github-token')]])
+    const map = redactDeep(new Map<unknown, string>([[ghp, ghp], [7, ghp]]))
+    expect([...map]).toEqual([[mark('github-token'), mark('github-token')], [7, mark('github-token')]])
     expect([...redactDeep(new Set([ghp]))]).toEqual([mark('github-token')])
+  })
+
+  it('redacts a secret inside a key (a file path used as a key) and judges the value by the key as written', () => {
+    const token = `ghp_${fake2(ALNUM, 36)}`
+    const input = JSON.parse(
+      `{"files": {"notes/${token}.txt": {"size": 12}, "README.md": {"size": 3}}, "${token}_password": "${opaque}"}`,
+    ) as unknown
+    const out = redactDeep(input)
+    expect(JSON.stringify(out)).not.toContain(token)
+    expect(out).toEqual({
+      files: { [`notes/${mark('github-token')}.txt`]: { size: 12 }, 'README.md': { size: 3 } },
+      [`${mark('github-token')}_password`]: mark('password'),
+    })
+  })
+
+  it('keeps every key when several redact to the same text, suffixing " (2)", " (3)"', () => {
+    const tokens = [`ghp_${fake2(ALNUM, 36)}`, `ghp_${fake2(ALNUM, 36)}`, `ghp_${fake2(ALNUM, 36)}`]
+    const key = `notes/${mark('github-token')}.txt`
+    const input = {
+      files: {
+        [`notes/${tokens[0]}.txt`]: 1,
+        [`notes/${tokens[1]}.txt`]: 2,
+        [`${key} (3)`]: 'a key that already reads like a suffixed one',
+        [`notes/${tokens[2]}.txt`]: 4,
+      },
+    }
+    const out = redactDeep(input)
+    expect(out.files).toEqual({
+      [key]: 1,
+      [`${key} (2)`]: 2,
+      [`${key} (3)`]: 'a key that already reads like a suffixed one',
+      [`${key} (4)`]: 4,
+    })
+    expect(Object.keys(out.files)).toHaveLength(4)
+    const map = redactDeep(new Map(tokens.map((t, i) => [`notes/${t}.txt`, i])))
+    expect([...map]).toEqual([[key, 0], [`${key} (2)`, 1], [`${key} (3)`, 2]])
+  })
+
+  it('keeps many colliding keys in linear time', () => {
+    const input: Record<string, number> = {}
+    for (let i = 0; i < 20_000; i++) input[`Bearer ${fake2(ALNUM, 30)}`] = i
+    const start = performance.now()
+    const out = redactDeep(input)
+    expect(performance.now() - start).toBeLessThan(2000)
+    const keys = Object.keys(out)
+    expect(keys).toHaveLength(20_000)
+    expect(keys[0]).toBe(`Bearer ${mark('bearer-token')}`)
+    expect(keys[19_999]).toBe(`Bearer ${mark('bearer-token')} (20000)`)
+    expect(Object.values(out)).toEqual(Object.values(input))
   })
 
   it('keeps a "__proto__" key from JSON.parse as a plain property', () => {
@@ -513,6 +745,71 @@ describe('redactDeep', () => {
     }
     expect(out).toBe(TOO_DEEP_MARKER)
     expect(depth).toBe(100)
+  })
+})
+
+describe('cutRedacted', () => {
+  const gho = `gho_${fake2(ALNUM, 36)}`
+
+  it('redacts before it cuts: a cut cannot hide a secret from the rules', () => {
+    const body = pemLines(4)
+    const text = `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${body.join('\\n')}\\n-----END PRIVATE KEY-----\\n"}`
+    // cut inside the body: a cut-then-redact would keep the lines a truncated-block rule leaves out
+    const out = cutRedacted(text, 60)
+    for (const line of body) expect(out).not.toContain(line.slice(0, 12))
+    expect(out).toBe(`{"private_key": "${mark('private-key')}\\n"}`)
+    expect(cutRedacted(`password=${opaque} and more`, 18)).toBe('password=')
+  })
+
+  it('returns text that fits unchanged but redacted, and is never longer than max', () => {
+    expect(cutRedacted('short text', 100)).toBe('short text')
+    expect(cutRedacted(`use ${gho}`, 100)).toBe(`use ${mark('github-token')}`)
+    expect(cutRedacted('anything', 0)).toBe('')
+    expect(cutRedacted('anything', -5)).toBe('')
+    expect(cutRedacted('anything', Number.NaN)).toBe('')
+    expect(cutRedacted('anything at all', 7.9)).toBe('anythin')
+    const text = `token ${gho} then ${opaque} and plain words, Bearer ${opaque} end`
+    for (let max = 0; max <= text.length + 5; max++) {
+      const out = cutRedacted(text, max)
+      expect(out.length).toBeLessThanOrEqual(max)
+      expect(redact(text).startsWith(out)).toBe(true)
+    }
+  })
+
+  it('never ends inside a [REDACTED:...] marker', () => {
+    const text = `token ${gho} and more`
+    const redacted = `token ${mark('github-token')} and more`
+    const markerStart = 'token '.length
+    const markerEnd = markerStart + mark('github-token').length
+    for (let max = markerStart + 1; max < markerEnd; max++) expect(cutRedacted(text, max)).toBe('token ')
+    expect(cutRedacted(text, markerEnd)).toBe(redacted.slice(0, markerEnd))
+    expect(cutRedacted(text, markerEnd + 4)).toBe(`${redacted.slice(0, markerEnd)} and`)
+  })
+
+  it('never ends in a "[REDACTED:" left open, even one the input held as text', () => {
+    expect(cutRedacted('log: [REDACTED: reason unknown] done', 20)).toBe('log: ')
+    expect(cutRedacted(`a [REDACTED:${mark('jwt')} b`, 20)).toBe('a ')
+    expect(cutRedacted(`a ${mark('jwt')} b`, 40)).toBe(`a ${mark('jwt')} b`)
+    const start = performance.now()
+    expect(cutRedacted('[REDACTED:'.repeat(100_000), 900_000)).toBe('')
+    expect(performance.now() - start).toBeLessThan(1000)
+  })
+
+  it('drops a partial token-looking run longer than 8 characters, keeps a short word cut short', () => {
+    // `opaque` is 40 random characters the rules leave alone without context
+    expect(cutRedacted(`id ${opaque} end`, 3 + 20)).toBe('id ')
+    expect(cutRedacted(`see ${fake2(B64, 30)}/${fake2(HEX, 20)} end`, 20)).toBe('see ')
+    expect(cutRedacted('a sentence with internationalization in it', 25)).toBe('a sentence with ')
+    expect(cutRedacted('hello wonders', 9)).toBe('hello won')
+    expect(cutRedacted('hello world, then more', 8)).toBe('hello wo')
+    // a run of exactly 9 is longer than 8: dropped; a cut at its end keeps it whole
+    expect(cutRedacted('abc 123456789 x', 8)).toBe('abc ')
+    expect(cutRedacted('abc 123456789 x', 13)).toBe('abc 123456789')
+  })
+
+  it('never leaves half a surrogate pair', () => {
+    expect(cutRedacted('ok \u{1F600}\u{1F600}', 4)).toBe('ok ')
+    expect(cutRedacted('ok \u{1F600}\u{1F600}', 5)).toBe('ok \u{1F600}')
   })
 })
 
@@ -568,6 +865,32 @@ describe('redact: performance (linear regexes)', () => {
     ['Authorization: then 1 MB of blanks', () => `Authorization: ${' '.repeat(1_000_000)}x`],
     ['api key then a 1 MB run of "<"', () => `x-api-key: a${'<'.repeat(1_000_000)}`],
     ['dense matches', () => 'token: A@'.repeat(110_000)],
+    // JSON-escaped PEM blocks
+    ['escaped BEGIN lines without END', () => '-----BEGIN RSA PRIVATE KEY-----\\n'.repeat(30_000)],
+    ['BEGIN then escaped base64 lines, no END', () => `-----BEGIN PRIVATE KEY-----\\n${`${fake2(B64, 64)}\\n`.repeat(15_000)}`],
+    ['BEGIN then escaped slashes, no END', () => `-----BEGIN PRIVATE KEY-----\\n${'\\/'.repeat(500_000)}`],
+    ['BEGIN then a 1 MB base64 line, repeated', () => `-----BEGIN PRIVATE KEY-----${fake2(B64, 200_000)}`.repeat(5)],
+    ['BEGIN then 200 base64 characters, repeated', () => `-----BEGIN PRIVATE KEY-----${fake2(B64, 200)}`.repeat(4_500)],
+    // token formats with a repeated class
+    ['ATATT3 repeated', () => 'ATATT3'.repeat(170_000)],
+    ['ATATT3 then a 1 MB run', () => `ATATT3${'a-'.repeat(500_000)}`],
+    ['dckr_pat_ repeated', () => 'dckr_pat_'.repeat(110_000)],
+    ['fo1_ and fm2_ repeated', () => 'fo1_fm2_'.repeat(125_000)],
+    ['fm2_ then 1 MB of base64', () => `fm2_${randomText(1_000_000, B64)}`],
+    ['pscale_tkn_ repeated', () => 'pscale_tkn_.'.repeat(85_000)],
+    ['pul- repeated', () => 'pul-'.repeat(250_000)],
+    ['14 characters and .atlasv1. repeated', () => 'abcdefghijklmn.atlasv1.'.repeat(43_000)],
+    ['.atlasv1. then a 1 MB run', () => `abcdefghijklmn.atlasv1.${'a'.repeat(1_000_000)}`],
+    ['dt0c01. repeated', () => 'dt0c01.'.repeat(140_000)],
+    ['sgp_ repeated', () => `sgp_${'a'.repeat(16)}_`.repeat(45_000)],
+    ['CFPAT- repeated', () => 'CFPAT-'.repeat(170_000)],
+    ['sq0csp- repeated', () => 'sq0csp-sq0atp-'.repeat(70_000)],
+    ['EAAA repeated', () => 'EAAA'.repeat(250_000)],
+    ['EAAA after every blank', () => `EAAA${'a'.repeat(60)} `.repeat(15_000)],
+    ['Q~ shapes repeated', () => 'abc8Q~'.repeat(170_000)],
+    ['Q~ shapes between blanks', () => `abc8Q~${'a.'.repeat(20)} `.repeat(21_000)],
+    ['sk.eyJ repeated', () => 'sk.eyJ'.repeat(170_000)],
+    ['sk.eyJ with one dot each, repeated', () => `sk.eyJ${'a'.repeat(12)}.`.repeat(50_000)],
   ]
 
   it.each(adversarial)('%s', (_name, build) => {
@@ -584,6 +907,8 @@ describe('redact: fuzz', () => {
     'Authorization: ', '--password ', '--token=', '-u ', 'login ', ' password ', '?sig=', '&token=', 'AccountKey=',
     'hooks.slack.com/services/', '[REDACTED:jwt]', '[REDACTED:', ']', '${', '}', '<', '>', '(', ')', '[', '{',
     'é', '→', '\u{1F600}', '\uD800', '\uDC00', '\u0000', '==', '/', '+', '.', '_', '-',
+    'ATATT3', 'dckr_pat_', 'fo1_', 'fm2_', 'pscale_tkn_', 'pul-', '.atlasv1.', 'dt0c01.', 'sgp_', 'CFPAT-', 'sq0csp-',
+    'EAAA', '8Q~', 'sk.eyJ', '\\r\\n', '\\/', '-----BEGIN PRIVATE KEY-----\\n',
   ]
 
   it('never throws, always returns a string, and is idempotent', () => {
@@ -601,6 +926,28 @@ describe('redact: fuzz', () => {
       const once = redact(text)
       expect(typeof once).toBe('string')
       expect(redact(once)).toBe(once)
+    }
+  })
+
+  it('cutRedacted is a prefix of redact, at most max long, and ends in no partial marker', () => {
+    const next = prng(13)
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
+    for (let n = 0; n < 1000; n++) {
+      let text = ''
+      const parts = 1 + Math.floor(next() * 30)
+      for (let i = 0; i < parts; i++) text += next() < 0.5 ? pick(FRAGMENTS) : fake2(ALNUM, 1 + Math.floor(next() * 48))
+      const whole = redact(text)
+      const max = Math.floor(next() * (whole.length + 10))
+      const out = cutRedacted(text, max)
+      expect(out.length).toBeLessThanOrEqual(max)
+      expect(whole.startsWith(out)).toBe(true)
+      // no marker of the redacted text straddles the cut
+      for (const m of whole.matchAll(/\[REDACTED:[a-z-]+\]/g)) {
+        expect(m.index < out.length && out.length < m.index + m[0].length).toBe(false)
+      }
+      // and, when cut, no `[REDACTED:` is left open at the end
+      const open = out.lastIndexOf('[REDACTED:')
+      if (out.length < whole.length && open !== -1) expect(out.indexOf(']', open)).not.toBe(-1)
     }
   })
 

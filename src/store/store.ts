@@ -3,7 +3,7 @@
  * trail are written atomically; the shared ones under the project lock.
  */
 import { readFile, readdir, rm, stat } from 'node:fs/promises'
-import { basename } from 'node:path'
+import { basename, dirname } from 'node:path'
 import { type ExtractState, dict } from '../extract/model.js'
 import { type SessionHooks, newSessionHooks } from '../narrative/freshness.js'
 import type { Snapshot } from '../snapshot/model.js'
@@ -70,6 +70,8 @@ export const ERRORS_LOG_CAP = 256 * 1024
 
 /** Appends one line to a capped log (atomically rewritten under a lock; the newest half is kept). */
 export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP): Promise<void> {
+  // Never into a store folder that is a symlink: it could lead anywhere.
+  if (await isSymlink(dirname(path))) throw new SymlinkRefused(`${dirname(path)} is a symbolic link: not written`)
   await withLock(`${path}.lock`, async () => {
     let current = ''
     try {
@@ -226,6 +228,19 @@ export class ProjectStore {
   async saveSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
     const l = this.layout
     await writeJson(snapshotPath(l, snapshot.id), snapshot)
+    try {
+      return await this.indexSnapshot(snapshot, touched)
+    } catch (e) {
+      // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
+      // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
+      const { index } = await this.readIndex().catch(() => ({ index: { version: INDEX_VERSION, snapshots: [] as IndexEntry[] } }))
+      if (!index.snapshots.some((x) => x.id === snapshot.id)) await rm(snapshotPath(l, snapshot.id), { force: true }).catch(() => undefined)
+      throw e
+    }
+  }
+
+  private async indexSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
+    const l = this.layout
     return withLock(l.lock, async () => {
       const read = await this.readIndex()
       // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.

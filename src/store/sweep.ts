@@ -9,9 +9,9 @@ import { TEMP_SUFFIX } from './atomic.js'
 /** A temp file untouched for this long was left by a killed process. */
 export const TEMP_AGE_MS = 10 * 60_000
 
-/** Our temp files (`<name>.<pid>.<hex>.tmp`) and those of write-file-atomic in older versions (`<name>.json.<digits>`). */
+/** Our temp files (`<name>.<pid>.<hex>.tmp`) and those of earlier versions, written with write-file-atomic (`<name>.json.<digits>`). */
 export function isTempName(name: string): boolean {
-  return TEMP_SUFFIX.test(name) || /\.(json|md|log)\.\d+$/.test(name)
+  return TEMP_SUFFIX.test(name) || /(\.(json|md|log)|^\.gitignore)\.\d+$/.test(name)
 }
 
 export async function sweepTemps(dir: string, nowMs = Date.now()): Promise<number> {
