@@ -2,6 +2,7 @@
  * Errors: failed tool results and failing commands, and whether a later success of the same tool on the
  * same target resolved them. Pure rules.
  */
+import { cutRedacted } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
 
@@ -9,7 +10,7 @@ import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './m
 export function errorTarget(tool: PendingTool): string {
   const input = tool.input
   const target = str(input.file_path) ?? str(input.notebook_path) ?? str(input.command) ?? str(input.url) ?? str(input.pattern) ?? ''
-  return target.replace(/\s+/g, ' ').trim().slice(0, 160)
+  return cutRedacted(target.replace(/\s+/g, ' ').trim(), 160)
 }
 
 /** A rejection by the user is a decision, not an error. */
@@ -23,7 +24,7 @@ function firstMeaningfulLine(text: string): string {
   // "Exit code 1" alone says little: add the next line when there is one.
   const first = lines[0] ?? ''
   const out = /^Exit code \d+$/.test(first) && lines[1] ? `${first}: ${lines[1]}` : first
-  return out.slice(0, 240)
+  return cutRedacted(out, 240)
 }
 
 export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined): void {

@@ -2,6 +2,7 @@
  * The extraction reducer: folds transcript entries into the session's running state. Pure (no I/O, no
  * clock); the state is plain JSON so it can be saved with the cursor and resumed later.
  */
+import { cutRedacted } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 import { applyToolOutcome } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
@@ -38,7 +39,7 @@ function pendingInput(name: string, input: Record<string, unknown>): Record<stri
   const out: Record<string, unknown> = {}
   for (const key of ['file_path', 'notebook_path', 'url', 'pattern', 'command']) {
     const v = input[key]
-    if (typeof v === 'string') out[key] = v.slice(0, 500)
+    if (typeof v === 'string') out[key] = cutRedacted(v, 500)
   }
   return out
 }
@@ -80,8 +81,10 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delete state.inBookmarkFeedback
       state.counts.prompts++
       delta.prompts++
-      const full = { line: entry.line, text: entry.text.slice(0, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
-      state.prompts.push({ ...full, text: entry.text.slice(0, CAPS.promptText) })
+      // Texts are redacted before they are shortened: a cut through a secret would leave a fragment that no
+      // longer looks like one.
+      const full = { line: entry.line, text: cutRedacted(entry.text, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+      state.prompts.push({ ...full, text: cutRedacted(full.text, CAPS.promptText) })
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
         state.promptsDropped++
@@ -110,7 +113,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       const block = entry.block
       if (block.type === 'text') {
         if (!entry.sidechain && block.text.trim() !== '' && state.inBookmarkFeedback !== true) {
-          state.lastAssistant = { text: block.text.slice(0, CAPS.assistantText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+          state.lastAssistant = { text: cutRedacted(block.text, CAPS.assistantText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
           delta.assistantTexts++
         }
       } else if (block.type === 'tool_use') {
@@ -178,7 +181,7 @@ function noteBranch(state: ExtractState, branch: string, ts: string | undefined)
 
 function pushGit(state: ExtractState, event: GitEvent, ts: string | undefined): void {
   // Every string of an event is bounded (a commit message can be pages long).
-  const bounded = Object.fromEntries(Object.entries(event).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, 2_000) : v])) as GitEvent
+  const bounded = Object.fromEntries(Object.entries(event).map(([k, v]) => [k, typeof v === 'string' ? cutRedacted(v, 2_000) : v])) as GitEvent
   state.git.push({ event: bounded, ...(ts ? { ts } : {}) })
   if (state.git.length > CAPS.git) state.git.shift()
 }

@@ -2,6 +2,7 @@
  * Tasks and plans: the final TodoWrite list, TaskCreate/TaskUpdate matched by the ids in their results,
  * ExitPlanMode plans, and the subagents a session launched. Pure rules.
  */
+import { cutRedacted } from '../redact/secrets.js'
 import { isObject, idString } from '../shared/json.js'
 import { CAPS, type ExtractState, type PendingTool, dict } from './model.js'
 
@@ -69,7 +70,7 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
     case 'ExitPlanMode': {
       const plan = idString(input.plan)
       if (!plan || tool.sidechain) return
-      const rec: { ts?: string; text: string; approved: boolean } = { text: plan.slice(0, CAPS.planText), approved: !isError }
+      const rec: { ts?: string; text: string; approved: boolean } = { text: cutRedacted(plan, CAPS.planText), approved: !isError }
       if (tool.ts !== undefined) rec.ts = tool.ts
       state.plans.push(rec)
       if (state.plans.length > CAPS.plans) state.plans.splice(0, state.plans.length - CAPS.plans)
@@ -77,7 +78,7 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
     }
     case 'Task':
     case 'Agent': {
-      const description = idString(input.description) ?? idString(input.prompt)?.slice(0, 120) ?? ''
+      const description = cutRedacted(idString(input.description) ?? idString(input.prompt) ?? '', 300)
       const rec: { description: string; type?: string; ts?: string; status?: string } = { description }
       const type = idString(input.subagent_type)
       if (type) rec.type = type

@@ -42,7 +42,8 @@ export async function usableNarrative(root: string, ctx: HookContext, _state?: E
   const age = staleness(read.identity.written, read.mtimeMs, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
   if (age.kind === 'refuse') return { warnings: [], refusedAge: describeAge(age.ageHours) }
   const input: NarrativeInput = {
-    body: read.body,
+    // Written by the model, not by our store: redacted before any line of it is shortened.
+    body: redact(read.body),
     identity: read.identity,
     notes: read.verdict.notes,
     path,

@@ -13,6 +13,7 @@ import type {
   SubagentRecord,
   UsageRecord,
 } from '../extract/model.js'
+import { cutRedacted } from '../redact/secrets.js'
 
 export const SNAPSHOT_VERSION = 1
 
@@ -125,7 +126,7 @@ export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
   const recent = state.recentPrompts
   let lastAssistant: Snapshot['lastAssistant'] = state.lastAssistant ? { ...state.lastAssistant, source: 'transcript' } : null
   if (meta.lastAssistantMessage && meta.lastAssistantMessage.trim() !== '' && meta.lastAssistantMessage !== state.lastAssistant?.text) {
-    lastAssistant = { text: meta.lastAssistantMessage.slice(0, 4_000), source: 'hook' }
+    lastAssistant = { text: cutRedacted(meta.lastAssistantMessage, 4_000), source: 'hook' }
   }
   return {
     version: SNAPSHOT_VERSION,
