@@ -249,6 +249,30 @@ const ROWS: Row[] = [
       expected: `${mark('private-key')}\nthanks for looking`,
     }
   })(),
+  (() => {
+    const lines = pemLines(3)
+    const numbered = [
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----', 'Version: GnuPG v2', '', ...lines, '-----END PGP PRIVATE KEY BLOCK-----',
+    ].map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
+    return {
+      kind: 'private-key',
+      name: 'PGP block in cat -n output (a tab gutter on the blank line after the armor headers)',
+      input: `${numbered.join('\n')}\n`,
+      secrets: lines,
+      expected: `     1\t${mark('private-key')}\n`,
+    }
+  })(),
+  (() => {
+    const lines = pemLines(2)
+    const numbered = ['-----BEGIN PGP PRIVATE KEY BLOCK-----', '', ...lines].map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
+    return {
+      kind: 'private-key',
+      name: 'truncated PGP block in cat -n output',
+      input: numbered.join('\n'),
+      secrets: lines,
+      expected: `     1\t${mark('private-key')}`,
+    }
+  })(),
   row(
     'private-key',
     'complete JSON-escaped block with \\r\\n breaks',
@@ -440,6 +464,26 @@ const ROWS: Row[] = [
   row('password', '.netrc', (s) => `machine api.heroku.com login me@x.io password ${s}`, opaque),
   row('password', 'curl -u user:pass', (s) => `curl -u admin:${s} https://jenkins.local/api`, `j3nk${fake(ALNUM, 8)}`),
   row('password', 'DB_PASS env', (s) => `DB_PASS=${s}`, `dbp${fake(ALNUM, 9)}`),
+  // an assignment inside a quoted value that stays (a label-like value, or a key that names no secret)
+  row(
+    'aws-secret-access-key',
+    'credentials line quoted in code under a secret-named constant',
+    (s) => `export const AWS_SECRET_ACCESS_KEY = "aws_secret_access_key = ${s}"`,
+    `${fake2(B64, 18)}/${fake2(B64, 21)}`,
+  ),
+  row(
+    'secret',
+    'JSON quoted in code under a secret-named constant',
+    (s) => `const json_client_secret = '{"client_id": "acme-web", "client_secret": "${s}"}'`,
+    fake2(ALNUM, 40),
+  ),
+  row(
+    'secret',
+    'escaped .env line quoted in code',
+    (s) => `ENV_SECRET_KEY = "export DJANGO_SECRET_KEY=\\"${s}\\""`,
+    fake2(ALNUM, 50),
+  ),
+  row('password', 'assignment inside the value of a key that names no secret', (s) => `bypass: "db_password=${s}"`, `h${fake2(ALNUM, 11)}`),
   // shaped like a type name to the counts (a capital first, more lowercase than capitals, two digits), not in words
   row(
     'password',
@@ -758,7 +802,9 @@ describe('cutRedacted', () => {
     const out = cutRedacted(text, 60)
     for (const line of body) expect(out).not.toContain(line.slice(0, 12))
     expect(out).toBe(`{"private_key": "${mark('private-key')}\\n"}`)
-    expect(cutRedacted(`password=${opaque} and more`, 18)).toBe('password=')
+    // the cut falls inside the word `password=[REDACTED:password]`: none of that word is kept
+    expect(cutRedacted(`password=${opaque} and more`, 18)).toBe('')
+    expect(cutRedacted(`set password=${opaque} and more`, 22)).toBe('set ')
   })
 
   it('returns text that fits unchanged but redacted, and is never longer than max', () => {
@@ -865,11 +911,16 @@ describe('redact: performance (linear regexes)', () => {
     ['Authorization: then 1 MB of blanks', () => `Authorization: ${' '.repeat(1_000_000)}x`],
     ['api key then a 1 MB run of "<"', () => `x-api-key: a${'<'.repeat(1_000_000)}`],
     ['dense matches', () => 'token: A@'.repeat(110_000)],
+    ['quoted assignments nested three deep, repeated', () => `token="a token='b token=\\"c\\" x' y" `.repeat(28_000)],
+    ['one quoted value holding 1 MB of assignments', () => `secret = "${"token='x y' ".repeat(90_000)}"`],
+    ['one quoted value holding 1 MB of unclosed assignments', () => `secret = "${'password=\''.repeat(100_000)}"`],
     // JSON-escaped PEM blocks
     ['escaped BEGIN lines without END', () => '-----BEGIN RSA PRIVATE KEY-----\\n'.repeat(30_000)],
     ['BEGIN then escaped base64 lines, no END', () => `-----BEGIN PRIVATE KEY-----\\n${`${fake2(B64, 64)}\\n`.repeat(15_000)}`],
     ['BEGIN then escaped slashes, no END', () => `-----BEGIN PRIVATE KEY-----\\n${'\\/'.repeat(500_000)}`],
     ['BEGIN then a 1 MB base64 line, repeated', () => `-----BEGIN PRIVATE KEY-----${fake2(B64, 200_000)}`.repeat(5)],
+    ['BEGIN then gutter-only lines', () => `-----BEGIN PRIVATE KEY-----${'\n     1\t'.repeat(125_000)}`],
+    ['BEGIN and gutter-only lines, repeated', () => `-----BEGIN PRIVATE KEY-----${'\n     1\t'.repeat(20)}`.repeat(5_000)],
     ['BEGIN then 200 base64 characters, repeated', () => `-----BEGIN PRIVATE KEY-----${fake2(B64, 200)}`.repeat(4_500)],
     // token formats with a repeated class
     ['ATATT3 repeated', () => 'ATATT3'.repeat(170_000)],

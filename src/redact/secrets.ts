@@ -115,7 +115,6 @@ export function redact(text: string): string {
 const MAX_PASSES = 6
 
 /** Characters of a token-looking run: base64 (plain and URL-safe), hex, `.`-joined parts, `%`-escapes. */
-const TOKEN_CHAR = /[A-Za-z0-9_+/=.~%-]/
 /** A run of token characters longer than this, cut in the middle, loses its cut end. */
 const CUT_RUN_KEEP = 8
 
@@ -131,6 +130,16 @@ export function cutRedacted(text: string, max: number): string {
   if (out.length <= max) return out
   if (!(max > 0)) return ''
   let cut = Math.floor(max)
+  // inside a word (a run without whitespace, where secrets live: `123456789:AA…`, `key=value`): drop the
+  // partial word when the whole word is long, so no first characters of a secret stay behind
+  if (cut > 0 && /\S/.test(out[cut - 1] ?? '') && /\S/.test(out[cut] ?? '')) {
+    let start = cut
+    while (start > 0 && /\S/.test(out[start - 1] ?? '')) start--
+    let end = cut
+    while (end < out.length && end - start <= CUT_RUN_KEEP && /\S/.test(out[end] ?? '')) end++
+    // A word of normal length goes whole; in a very long run (minified code) the last 64 characters go.
+    if (end - start > CUT_RUN_KEEP) cut = cut - start <= 256 ? start : cut - 64
+  }
   // inside a marker, or inside its `[REDACTED:` head: cut before it; again while the text would still end in a
   // `[REDACTED:` without its `]` (one the input held as text). Each round scans only the span it cuts off.
   for (;;) {
@@ -140,14 +149,6 @@ export function cutRedacted(text: string, max: number): string {
     for (let i = open + 1; i < cut && !closed; i++) closed = out.charCodeAt(i) === 0x5d // `]`
     if (closed) break
     cut = open
-  }
-  // inside a run of token characters: drop the partial run if the whole run is long
-  if (cut > 0 && TOKEN_CHAR.test(out[cut - 1] ?? '') && TOKEN_CHAR.test(out[cut] ?? '')) {
-    let start = cut
-    while (start > 0 && TOKEN_CHAR.test(out[start - 1] ?? '')) start--
-    let end = cut
-    while (end < out.length && end - start <= CUT_RUN_KEEP && TOKEN_CHAR.test(out[end] ?? '')) end++
-    if (end - start > CUT_RUN_KEEP) cut = start
   }
   // never half a surrogate pair
   const last = out.charCodeAt(cut - 1)
@@ -378,11 +379,11 @@ const PEM_LINE = new RegExp(
     String.raw`|[A-Za-z][A-Za-z-]{0,39}: [^\r\n\\]{0,200})?[ \t]*(${PEM_BREAK})?`,
   'y',
 )
-/** Just after a BEGIN line: blanks, a line-number gutter, armor headers, then a run of base64. */
+/** Blank lines, each maybe with its line-number gutter (`     2\t`): alternatives that start with different characters. */
+const PEM_BLANKS = String.raw`(?:\s|\\{1,2}[nr]|\d{1,7}(?:\t|→))*`
+/** Just after a BEGIN line: blank lines, armor headers, then a run of base64. */
 const PEM_BODY_START = new RegExp(
-  String.raw`(?:\s|\\{1,2}[nr])*(?:\d{1,7}(?:\t|→)[ \t]*)?` +
-    String.raw`(?:[A-Za-z][A-Za-z-]{0,39}: [^\r\n\\]{0,200}${PEM_BREAK}(?:\s|\\{1,2}[nr])*(?:\d{1,7}(?:\t|→)[ \t]*)?){0,8}` +
-    `${PEM_B64}{16}`,
+  `${PEM_BLANKS}(?:[A-Za-z][A-Za-z-]{0,39}: [^\\r\\n\\\\]{0,200}${PEM_BREAK}${PEM_BLANKS}){0,8}${PEM_B64}{16}`,
   'y',
 )
 /** A base64 character (or the backslash of an escaped slash): a line that stops at one was cut by the 128 cap. */
@@ -584,13 +585,13 @@ const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     kind: 'dynatrace-token', hints: ['dt0'],
-    source: `${W}dt0[a-z]\\d{2}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}${NW}`,
+    source: `dt0[a-z]\\d{2}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}${NW}`,
   },
   {
     kind: 'sourcegraph-token', hints: ['sgp_'],
-    source: `${W}sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}${NW}`,
+    source: `sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}${NW}`,
   },
-  { kind: 'contentful-token', hints: ['CFPAT-'], source: `${WD}CFPAT-[A-Za-z0-9_-]{40,}` },
+  { kind: 'contentful-token', hints: ['CFPAT-'], source: `CFPAT-[A-Za-z0-9_-]{40,}` },
   { kind: 'square-token', hints: ['sq0csp-', 'sq0atp-'], source: `${WD}sq0(?:csp-[A-Za-z0-9_-]{40,}|atp-[A-Za-z0-9_-]{22,})` },
   // `EAAA` + 60: exactly 64 characters that no base64 character touches (not a window of a base64 blob)
   {
@@ -601,11 +602,11 @@ const TOKEN_RULES: readonly TokenRule[] = [
   // Entra ID (Azure AD) client secrets: 3 characters, a digit, `Q~`, 31 to 34 more (40 in all)
   {
     kind: 'azure-client-secret', hints: ['Q~'], hintAlways: true,
-    source: '(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])',
+    source: '[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])',
     accept: hasMixedCase,
   },
   // secret (`sk.`) and temporary (`tk.`) tokens; public `pk.` tokens are meant to be published
-  { kind: 'mapbox-token', hints: ['k.eyJ'], source: `${W}[st]k\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}` },
+  { kind: 'mapbox-token', hints: ['k.eyJ'], source: `[st]k\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}` },
   {
     kind: 'aws-access-key-id', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
     source: `${W}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${NW}`,
@@ -865,13 +866,22 @@ function replaceAssignment(
   const key = keyBefore(text, offset) + ending
   const equals = /^[^:]*=/.test(head.slice(ending.length))
   const kind = keyKind(key, equals)
-  if (kind === undefined) return match
-  if (dq !== undefined) return isNonSecretValue(dq, key, true, equals) ? match : `${head}"${marker(kind)}"`
-  if (sq !== undefined) return isNonSecretValue(sq, key, true, equals) ? match : `${head}'${marker(kind)}'`
-  if (edq !== undefined) return isNonSecretValue(edq, key, true, equals) ? match : `${head}\\"${marker(kind)}\\"`
-  if (bare === undefined) return match
+  // A quoted value that stays is still searched for assignments of its own (`X = "aws_secret_access_key = ..."`,
+  // a .env line quoted in code): the match has consumed it, so the global scan would not see them. Quotes nest
+  // at most three deep (`"...'...\\"...\\"...'..."`), so this stays linear.
+  const kept = (value: string, quote: string): string => `${head}${quote}${redactNestedAssignments(value)}${quote}`
+  if (dq !== undefined) return kind === undefined || isNonSecretValue(dq, key, true, equals) ? kept(dq, '"') : `${head}"${marker(kind)}"`
+  if (sq !== undefined) return kind === undefined || isNonSecretValue(sq, key, true, equals) ? kept(sq, "'") : `${head}'${marker(kind)}'`
+  if (edq !== undefined) {
+    return kind === undefined || isNonSecretValue(edq, key, true, equals) ? kept(edq, '\\"') : `${head}\\"${marker(kind)}\\"`
+  }
+  if (kind === undefined || bare === undefined) return match
   // after an unterminated quote or a Markdown backtick: judged like an unquoted value
   return isNonSecretValue(bare, key, false, equals) ? match : `${head}${openQuote ?? ''}${marker(kind)}`
+}
+
+function redactNestedAssignments(value: string): string {
+  return value.includes('=') || value.includes(':') ? value.replace(ASSIGNMENT, replaceAssignment) : value
 }
 
 const MAX_KEY_PREFIX = 128

@@ -217,7 +217,7 @@ export async function run(ctx) {
   c.check(`${nDoc} documented kinds x ${CARRIERS.length - 2} carriers: no secret in any file or output`, whole.length === 0, whole.length ? `${whole.length} (kind, carrier) pairs leak. ${describe(whole)}` : `${files.length} files and ${outputs.length} outputs searched for ${index.size} fragments`)
   c.check('no fragment of a secret that the 500-character prompt cap cuts', cut.length === 0, cut.length ? `${cut.length} of ${nDoc} kinds leave their first characters: ${describe(cut)}` : 'every cut secret is redacted')
   c.check('no secret in a file path (object keys included)', paths.length === 0, paths.length ? `${paths.length} kinds: ${describe(paths)}` : 'paths redacted everywhere')
-  c.check(`${kinds.length - nDoc} further common formats (gitleaks): no secret in any file or output`, extra.length === 0, extra.length ? `${new Set(extra.map((l) => l.kind)).size} kinds leak: ${[...new Set(extra.map((l) => l.kind))].join(', ')}` : 'none found')
+  c.check(`${kinds.length - nDoc} further common formats (gitleaks): no secret in any file or output`, extra.length === 0, extra.length ? `${new Set(extra.map((l) => l.kind)).size} kinds leak: ${[...new Set(extra.map((l) => l.kind))].join(', ')}. ${describe(extra)}` : 'none found')
   if (!mcp.available) c.skip('MCP outputs searched', mcp.reason)
   else c.check('MCP outputs searched', mcp.answered >= mcp.expected, `${mcp.answered} of ${mcp.expected} responses`)
   const snaps = files.filter((f) => f.where.includes('/snapshots/'))
