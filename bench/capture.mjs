@@ -3,10 +3,11 @@
 // built CLI, then once more after one appended turn (the incremental cost a Stop hook pays).
 // Prints wall time, bytes read and the child's peak RSS. Writes only under a temp folder.
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bigTranscript, moduleTurn } from '../stress/lib/gen.mjs'
 
 const BIN = fileURLToPath(new URL('../bin/bookmark.js', import.meta.url))
 const MB = Number(process.env.BENCH_MB ?? 100)
@@ -16,35 +17,10 @@ mkdirSync(join(project, '.git'), { recursive: true })
 const env = { PATH: process.env.PATH, HOME: join(dir, 'home'), BOOKMARK_HOME: join(dir, 'home', '.bookmark'), CLAUDE_CONFIG_DIR: join(dir, 'home', '.claude') }
 mkdirSync(env.HOME, { recursive: true })
 
-let n = 0
-function turn() {
-  n++
-  const ts = new Date(Date.UTC(2026, 10, 28, 10, 0, 0) + n * 1000).toISOString()
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: project, sessionId: 'bench', version: '2.1.63', gitBranch: 'main', timestamp: ts }
-  const file = join(project, 'src', `mod${n % 400}.ts`)
-  const body = Array.from({ length: 60 }, (_, i) => `export function f${n}_${i}(x: number): number { return x * ${i} }`).join('\n')
-  return [
-    { ...base, type: 'user', uuid: `u${n}`, message: { role: 'user', content: `request ${n}: refactor module ${n % 400} and keep the tests green` } },
-    { ...base, type: 'assistant', uuid: `a${n}`, message: { id: `msg_${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${n}`, name: 'Write', input: { file_path: file, content: body } }], usage: { input_tokens: 10, output_tokens: 50, cache_read_input_tokens: 50000 } } },
-    { ...base, type: 'user', uuid: `r${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'File created successfully' }] }, toolUseResult: { type: 'create', filePath: file, content: body, structuredPatch: [], originalFile: null } },
-    { ...base, type: 'assistant', uuid: `b${n}`, message: { id: `msg_${n}b`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `Done with module ${n % 400}. `.repeat(20) }] } },
-  ].map((r) => JSON.stringify(r)).join('\n') + '\n'
-}
-
 const transcript = join(dir, 'bench.jsonl')
-writeFileSync(transcript, '')
-let size = 0
-let chunk = ''
-while (size < MB * 1024 * 1024) {
-  const t = turn()
-  chunk += t
-  size += Buffer.byteLength(t)
-  if (chunk.length > 4 << 20) {
-    appendFileSync(transcript, chunk)
-    chunk = ''
-  }
-}
-appendFileSync(transcript, chunk)
+const { bytes: size, turns } = bigTranscript(transcript, project, 'bench', MB)
+let n = turns
+const turn = () => moduleTurn(++n, project, 'bench')
 
 // The capture runs as its own process, as a hook would; a preload reports its peak RSS on exit.
 const PRELOAD = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nBENCH_MAXRSS_KB="+process.resourceUsage().maxRSS))'

@@ -115,7 +115,9 @@ describe('bookmark demo', () => {
   it('captures the bundled session in a temporary folder with its own bookmark home', async () => {
     const deps = await testDeps()
     const d = await runDemo(deps)
-    expect(d.folder.startsWith(deps.dir) || d.folder.includes('bookmark-demo-')).toBe(true)
+    expect(d.folder).toMatch(/bookmark-demo-/)
+    expect(d.projectRoot.startsWith(d.folder)).toBe(true)
+    expect(d.bookmarkHome.startsWith(d.folder)).toBe(true)
     const s = d.result.snapshot!
     expect(s.files.map((f) => [f.path, f.op])).toEqual([
       ['src/export.ts', 'created'],

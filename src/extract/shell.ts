@@ -1335,6 +1335,14 @@ function writeOp(p: string, append: boolean, content: string | undefined): Shell
   return content === undefined ? { op: 'write', path: p, append } : { op: 'write', path: p, append, content }
 }
 
+/** The file operands of an in-place editor: all of them when the script came by option, else all but the first. */
+function emitInPlaceEdits(c: ShellCommand, operands: Word[], hasScript: boolean, emit: Emit): void {
+  for (const w of hasScript ? operands : operands.slice(1)) {
+    const p = fileOf(w, c.cwd)
+    if (p !== undefined) emit({ op: 'edit', path: p })
+  }
+}
+
 /** sed -i / -i.bak / -i '' / --in-place: every file operand is edited. */
 function sedRule(c: ShellCommand, emit: Emit): void {
   const args = c.args
@@ -1376,12 +1384,7 @@ function sedRule(c: ShellCommand, emit: Emit): void {
       }
     }
   }
-  if (!inPlace) return
-  const files = hasScript ? operands : operands.slice(1)
-  for (const w of files) {
-    const p = fileOf(w, c.cwd)
-    if (p !== undefined) emit({ op: 'edit', path: p })
-  }
+  if (inPlace) emitInPlaceEdits(c, operands, hasScript, emit)
 }
 
 /** perl -pi -e '..' files / perl -i.bak -pe / ruby -pi -e. */
@@ -1415,12 +1418,7 @@ function scriptInPlaceRule(c: ShellCommand, emit: Emit): void {
       if (ch === 'I' || ch === 'M' || ch === 'm' || ch === 'r') break // value attached
     }
   }
-  if (!inPlace) return
-  const files = hasScript ? operands : operands.slice(1)
-  for (const w of files) {
-    const p = fileOf(w, c.cwd)
-    if (p !== undefined) emit({ op: 'edit', path: p })
-  }
+  if (inPlace) emitInPlaceEdits(c, operands, hasScript, emit)
 }
 
 /** git mv / git rm (dry runs and --cached excluded). */

@@ -24,7 +24,7 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
   const store = new ProjectStore(result.projectRoot, config.indexCap)
   await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, compactions: h.compactions + 1, lastCompactAt: ctx.now.toISOString() }))
   if (!result.snapshot) return undefined
-  const narrative = await usableNarrative(result.projectRoot, ctx, result.state)
+  const narrative = await usableNarrative(result.projectRoot, ctx)
   const text = renderCompactResume({
     project: result.snapshot.project.name,
     snapshot: result.snapshot,

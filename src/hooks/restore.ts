@@ -6,7 +6,6 @@
  * Read-only: restore writes nothing.
  */
 import { basename } from 'node:path'
-import type { ExtractState } from '../extract/model.js'
 import { redact } from '../redact/secrets.js'
 import { readNarrative } from '../narrative/file.js'
 import { pointerTarget, readHomePointer } from '../narrative/pointer.js'
@@ -26,7 +25,7 @@ export interface UsableNarrative {
 }
 
 /** The narrative of `root` if it may be injected, else why not (warnings are shown, content is not). */
-export async function usableNarrative(root: string, ctx: HookContext, _state?: ExtractState): Promise<UsableNarrative> {
+export async function usableNarrative(root: string, ctx: HookContext): Promise<UsableNarrative> {
   const { config } = ctx.cfg.resolved
   const git = await readGitInfo(root)
   const path = projectLayout(root).narrative

@@ -62,9 +62,27 @@ export function appendTranscript(path, records) {
   appendFileSync(path, jsonl(records))
 }
 
+/** Turn `n` of a large generated session: a request, a Write of a 60-line module, its result, a reply. */
+export function moduleTurn(n, cwd, sessionId) {
+  const ts = new Date(Date.UTC(2026, 10, 28, 10, 0, 0) + n * 1000).toISOString()
+  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.63', gitBranch: 'main', timestamp: ts }
+  const file = join(cwd, 'src', `mod${n % 400}.ts`)
+  const body = Array.from({ length: 60 }, (_, i) => `export function f${n}_${i}(x: number): number { return x * ${i} }`).join('\n')
+  return (
+    [
+      { ...base, type: 'user', uuid: `u${n}`, message: { role: 'user', content: `request ${n}: refactor module ${n % 400} and keep the tests green` } },
+      { ...base, type: 'assistant', uuid: `a${n}`, message: { id: `msg_${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${n}`, name: 'Write', input: { file_path: file, content: body } }], usage: { input_tokens: 10, output_tokens: 50, cache_read_input_tokens: 50000 } } },
+      { ...base, type: 'user', uuid: `r${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'File created successfully' }] }, toolUseResult: { type: 'create', filePath: file, content: body, structuredPatch: [], originalFile: null } },
+      { ...base, type: 'assistant', uuid: `b${n}`, message: { id: `msg_${n}b`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `Done with module ${n % 400}. `.repeat(20) }] } },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n'
+  )
+}
+
 /**
- * A large transcript (the shape of bench/capture.mjs): `mb` megabytes of turns that each write a module,
- * so a capture of it does real work in every stage (read, extract, diff, snapshot, trail).
+ * A large transcript (also what bench/capture.mjs measures): `mb` megabytes of turns that each write a
+ * module, so a capture of it does real work in every stage (read, extract, diff, snapshot, trail).
  */
 export function bigTranscript(path, cwd, sessionId, mb) {
   writeFileSync(path, '')
@@ -73,19 +91,7 @@ export function bigTranscript(path, cwd, sessionId, mb) {
   let chunk = ''
   while (size < mb * 1024 * 1024) {
     n++
-    const ts = new Date(Date.UTC(2026, 10, 28, 10, 0, 0) + n * 1000).toISOString()
-    const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.63', gitBranch: 'main', timestamp: ts }
-    const file = join(cwd, 'src', `mod${n % 400}.ts`)
-    const body = Array.from({ length: 60 }, (_, i) => `export function f${n}_${i}(x: number): number { return x * ${i} }`).join('\n')
-    const t =
-      [
-        { ...base, type: 'user', uuid: `u${n}`, message: { role: 'user', content: `request ${n}: refactor module ${n % 400} and keep the tests green` } },
-        { ...base, type: 'assistant', uuid: `a${n}`, message: { id: `msg_${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${n}`, name: 'Write', input: { file_path: file, content: body } }], usage: { input_tokens: 10, output_tokens: 50, cache_read_input_tokens: 50000 } } },
-        { ...base, type: 'user', uuid: `r${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'File created successfully' }] }, toolUseResult: { type: 'create', filePath: file, content: body, structuredPatch: [], originalFile: null } },
-        { ...base, type: 'assistant', uuid: `b${n}`, message: { id: `msg_${n}b`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `Done with module ${n % 400}. `.repeat(20) }] } },
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n') + '\n'
+    const t = moduleTurn(n, cwd, sessionId)
     chunk += t
     size += Buffer.byteLength(t)
     if (chunk.length > 4 << 20) {

@@ -38,36 +38,21 @@ export function meta(text: string, o: LineOpts = {}): Record<string, unknown> {
   return { ...envelope('user', o), isMeta: true, message: { role: 'user', content: text } }
 }
 
-export function assistantText(text: string, o: LineOpts & { model?: string; msgId?: string } = {}): Record<string, unknown> {
+/** One assistant line (Claude Code writes one line per content block). */
+function assistantLine(block: Record<string, unknown>, o: LineOpts & { model?: string; msgId?: string }, stopReason: string | null, usage: Record<string, number>): Record<string, unknown> {
   return {
     ...envelope('assistant', o),
     requestId: 'req_test',
-    message: {
-      id: o.msgId ?? `msg_${counter}`,
-      type: 'message',
-      role: 'assistant',
-      model: o.model ?? 'claude-sonnet-4-5',
-      content: [{ type: 'text', text }],
-      stop_reason: null,
-      usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 1000, cache_creation_input_tokens: 20 },
-    },
+    message: { id: o.msgId ?? `msg_${counter}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-sonnet-4-5', content: [block], stop_reason: stopReason, usage },
   }
 }
 
+export function assistantText(text: string, o: LineOpts & { model?: string; msgId?: string } = {}): Record<string, unknown> {
+  return assistantLine({ type: 'text', text }, o, null, { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 1000, cache_creation_input_tokens: 20 })
+}
+
 export function toolUse(id: string, name: string, input: Record<string, unknown>, o: LineOpts & { msgId?: string } = {}): Record<string, unknown> {
-  return {
-    ...envelope('assistant', o),
-    requestId: 'req_test',
-    message: {
-      id: o.msgId ?? `msg_${counter}`,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5',
-      content: [{ type: 'tool_use', id, name, input }],
-      stop_reason: 'tool_use',
-      usage: { input_tokens: 10, output_tokens: 5 },
-    },
-  }
+  return assistantLine({ type: 'tool_use', id, name, input }, o, 'tool_use', { input_tokens: 10, output_tokens: 5 })
 }
 
 export function toolResult(id: string, content: string, o: LineOpts & { isError?: boolean; result?: unknown } = {}): Record<string, unknown> {
