@@ -1,7 +1,8 @@
 /** `bookmark clear` and `bookmark config`. */
 import { basename, resolve } from 'node:path'
 import { CONFIG_KEYS, type ConfigKey, KEYS, isConfigKey, parseValue } from '../config/keys.js'
-import { globalConfigPath, projectConfigPath, resolveConfig, updateConfigFile } from '../config/resolve.js'
+import { globalConfigPath, projectConfigPath, resolveConfig } from '../config/resolve.js'
+import { updateConfigFile } from '../config/write.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { type Deps, isHomeScope } from '../ops/context.js'
 import { InputError } from '../ops/query.js'

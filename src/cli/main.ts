@@ -8,6 +8,7 @@ import { defaultDeps } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
 import { DoctorFailed } from './doctor-text.js'
+import { exitHook } from './hook-main.js'
 import { type Io, buildProgram } from './program.js'
 
 function packageVersion(): string {
@@ -28,7 +29,9 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
     deps: defaultDeps(process.env, log),
     cwd: process.cwd(),
     version: packageVersion(),
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin // only commands that use it create the stream
+    },
   }
   const program = buildProgram(io)
   program.exitOverride()
@@ -64,11 +67,10 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
   }
 }
 
-let hook = false
-const code = await main(process.argv, (ran) => (hook = ran))
-if (hook) {
-  // Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them.
-  process.stdout.write('', () => process.exit(0))
-} else {
-  process.exitCode = code
+/** Runs the command line of this process and sets its exit code. */
+export async function runCli(): Promise<void> {
+  let hook = false
+  const code = await main(process.argv, (ran) => (hook = ran))
+  if (hook) exitHook()
+  else process.exitCode = code
 }

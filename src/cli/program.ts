@@ -4,11 +4,9 @@
  */
 import type { Readable } from 'node:stream'
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { checkHook } from '../hooks/check.js'
-import { precompactHook } from '../hooks/precompact.js'
-import { restoreHook } from '../hooks/restore.js'
-import { type HookBody, runHook } from '../hooks/run.js'
-import { stopHook } from '../hooks/stop.js'
+import { HOOKS, hookBody } from '../hooks/names.js'
+import { runHook } from '../hooks/run.js'
+import { readStdin } from '../host/stdin.js'
 import { clearPointer, configCommand } from './admin.js'
 import { setupCommand, uninstallCommand } from '../setup/index.js'
 import { serve } from '../mcp/server.js'
@@ -31,13 +29,6 @@ export interface Io {
   /** Set by hook commands: the process exits as soon as their output is written (nothing may hold it). */
   hookRan?: boolean
 }
-
-const HOOKS: { name: string; event: string; body: HookBody; description: string }[] = [
-  { name: 'stop', event: 'Stop', body: stopHook, description: 'Stop hook: capture the turn, and ask once for the narrative handoff when it is stale' },
-  { name: 'precompact', event: 'PreCompact', body: precompactHook, description: 'PreCompact hook: capture, count the compaction, prepare the compact resume (prints nothing)' },
-  { name: 'check', event: 'UserPromptSubmit', body: checkHook, description: 'UserPromptSubmit hook: interval snapshot, and a refresh request when the context fills up' },
-  { name: 'restore', event: 'SessionStart', body: restoreHook, description: 'SessionStart hook: what the new session should know, within the budget' },
-]
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`)
@@ -152,7 +143,7 @@ export function buildProgram(io: Io): Command {
       .option('--session-id <id>', 'the session id (overrides the payload)')
       .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string }) => {
         io.hookRan = true
-        const run = await runHook(hook.name, hook.body, opts, io.deps, io.stdin, io.cwd)
+        const run = await runHook(hook.name, hookBody(hook.name), opts, io.deps, () => readStdin(), io.cwd)
         for (const note of run.notes) io.deps.log(note)
         if (run.stdout !== '') io.out(run.stdout)
       })

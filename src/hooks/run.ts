@@ -4,12 +4,10 @@
  */
 import { resolve } from 'node:path'
 import { type HookPayload, parsePayload } from '../host/payload.js'
-import { readStdin } from '../host/stdin.js'
-import type { Readable } from 'node:stream'
+import type { StdinResult } from '../host/stdin.js'
 import { type Configured, type Deps, configured, isHomeScope } from '../ops/context.js'
-import { appendCapped } from '../store/store.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
-import { stat } from 'node:fs/promises'
+import { stat } from '../shared/fsp.js'
 import { isDirectory } from '../store/fs.js'
 
 export interface HookFlags {
@@ -39,11 +37,12 @@ export interface HookRun {
   notes: string[]
 }
 
-export async function runHook(name: string, body: HookBody, flags: HookFlags, deps: Deps, stdin: Readable & { isTTY?: boolean }, fallbackCwd: string): Promise<HookRun> {
+/** `readInput` reads the payload (the CLI: stdin, see host/stdin.ts). */
+export async function runHook(name: string, body: HookBody, flags: HookFlags, deps: Deps, readInput: () => Promise<StdinResult>, fallbackCwd: string): Promise<HookRun> {
   const notes: string[] = []
   let where: string | undefined
   try {
-    const input = await readStdin(stdin)
+    const input = await readInput()
     if (input.timedOut) notes.push('stdin stayed open with no end: went on without waiting')
     const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
@@ -88,6 +87,7 @@ async function logFailure(deps: Deps, projectLog: string | undefined, message: s
   for (const path of targets) {
     try {
       await stat(resolve(path, '..')) // only into a store that exists; never create folders to log
+      const { appendCapped } = await import('../store/store.js') // only when something failed
       await appendCapped(path, line)
       return
     } catch {

@@ -1,8 +1,15 @@
 /**
  * Reading a hook payload from stdin without ever waiting on it forever: an open pipe with no data, an
- * empty stdin or a huge payload all end within `timeoutMs`, and the stream is released so the process
- * can exit.
+ * empty stdin or a huge payload all end within `timeoutMs`.
+ *
+ * Built for speed as well, because every hook pays for it: `process.stdin` loads Node's stream and
+ * socket modules, a measurable share of a whole hook run (docs/BENCHMARKS.md). So file descriptor 0 is
+ * read directly. A regular file (`< payload`) is read synchronously: it cannot block. A socket or pipe
+ * (Claude Code 2.1.332 hands hooks one end of a socketpair) is switched to non-blocking mode and polled
+ * until end of file or the deadline, so no read ever waits in the thread pool (a read stuck there would
+ * hold the process at exit). If that switch is unavailable, `process.stdin` does the reading.
  */
+import { fstatSync, readSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 
 export interface StdinResult {
@@ -13,14 +20,106 @@ export interface StdinResult {
   timedOut: boolean
 }
 
-export function readStdin(stream: Readable & { isTTY?: boolean }, opts: { timeoutMs?: number; maxBytes?: number } = {}): Promise<StdinResult> {
+export interface StdinOptions {
+  timeoutMs?: number
+  maxBytes?: number
+}
+
+const CHUNK = 64 * 1024
+const POLL_MS = 2
+
+/** Collects chunks up to `maxBytes`. */
+class Collector {
+  private chunks: Buffer[] = []
+  private size = 0
+  truncated = false
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Keeps `n` bytes of `buf`; false once `maxBytes` is reached. */
+  keep(buf: Buffer, n: number): boolean {
+    const room = this.maxBytes - this.size
+    const take = Math.min(n, room)
+    this.chunks.push(Buffer.from(buf.subarray(0, take)))
+    this.size += take
+    if (n > room) this.truncated = true
+    return n <= room && this.size < this.maxBytes
+  }
+
+  result(timedOut: boolean): StdinResult {
+    return { text: Buffer.concat(this.chunks, this.size).toString('utf8'), truncated: this.truncated, timedOut }
+  }
+}
+
+const EMPTY: StdinResult = { text: '', truncated: false, timedOut: false }
+
+export function readStdin(fd = 0, opts: StdinOptions = {}): Promise<StdinResult> {
   const timeoutMs = opts.timeoutMs ?? 1_000
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024
-  if (stream.isTTY) return Promise.resolve({ text: '', truncated: false, timedOut: false })
+  let isFile: boolean
+  try {
+    const s = fstatSync(fd)
+    if (s.isCharacterDevice()) return Promise.resolve(EMPTY) // a terminal or /dev/null: no payload to wait for
+    isFile = s.isFile()
+  } catch {
+    return Promise.resolve(EMPTY) // no stdin at all
+  }
+  const into = new Collector(maxBytes)
+  if (isFile) {
+    const buf = Buffer.allocUnsafe(CHUNK)
+    try {
+      for (;;) {
+        const n = readSync(fd, buf, 0, CHUNK, null)
+        if (n <= 0 || !into.keep(buf, n)) break
+      }
+    } catch {
+      // unreadable: what was read so far
+    }
+    return Promise.resolve(into.result(false))
+  }
+  if (!setNonBlocking(fd)) return readStream(process.stdin, timeoutMs, into)
   return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let truncated = false
+    const buf = Buffer.allocUnsafe(CHUNK)
+    const deadline = Date.now() + timeoutMs
+    const poll = (): void => {
+      for (;;) {
+        let n: number
+        try {
+          n = readSync(fd, buf, 0, CHUNK, null)
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code
+          if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') return resolve(into.result(false))
+          if (Date.now() >= deadline) return resolve(into.result(true))
+          setTimeout(poll, POLL_MS) // not unref: this timer is what keeps the process waiting for the payload
+          return
+        }
+        if (n <= 0 || !into.keep(buf, n)) return resolve(into.result(false))
+      }
+    }
+    poll()
+  })
+}
+
+/**
+ * Puts a socket or pipe descriptor in non-blocking mode through the pipe binding Node's own `net` module
+ * uses (a handle that opens `fd` sets O_NONBLOCK on it), without loading `net`. False when unavailable.
+ */
+function setNonBlocking(fd: number): boolean {
+  try {
+    const binding = (process as unknown as { binding(name: string): { Pipe: new (type: number) => { open(fd: number): number | undefined; unref?(): void }; constants: { SOCKET: number } } }).binding('pipe_wrap')
+    const handle = new binding.Pipe(binding.constants.SOCKET)
+    const err = handle.open(fd)
+    handle.unref?.()
+    return err === undefined || err === 0
+  } catch {
+    return false
+  }
+}
+
+/** The fallback: Node's stream for stdin, with the same deadline. */
+function readStream(stream: Readable & { isTTY?: boolean }, timeoutMs: number, into: Collector): Promise<StdinResult> {
+  if (stream.isTTY) return Promise.resolve(EMPTY)
+  return new Promise((resolve) => {
     let done = false
     const finish = (timedOut: boolean): void => {
       if (done) return
@@ -29,23 +128,15 @@ export function readStdin(stream: Readable & { isTTY?: boolean }, opts: { timeou
       stream.removeListener('data', onData)
       stream.removeListener('end', onEnd)
       stream.removeListener('error', onEnd)
-      if (timedOut || truncated) {
+      if (timedOut || into.truncated) {
         stream.pause()
         stream.destroy()
       }
-      resolve({ text: Buffer.concat(chunks, Math.min(size, maxBytes)).toString('utf8'), truncated, timedOut })
+      resolve(into.result(timedOut))
     }
     const onData = (chunk: Buffer | string): void => {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-      if (size + buf.length > maxBytes) {
-        chunks.push(buf.subarray(0, maxBytes - size))
-        size = maxBytes
-        truncated = true
-        finish(false)
-        return
-      }
-      chunks.push(buf)
-      size += buf.length
+      if (!into.keep(buf, buf.length)) finish(false)
     }
     const onEnd = (): void => finish(false)
     const timer = setTimeout(() => finish(true), timeoutMs)

@@ -99,7 +99,7 @@ async function mcpOutputs(env, cwd, calls) {
 
 /** The redactor over the clean corpus: hits per kind (every hit is a false positive if the corpus holds no secret). */
 async function corpusHits(ctx, sample) {
-  const mod = await import(distPath('redact', 'secrets.js'))
+  const mod = await import(distPath('cli', 'redact.cjs'))
   const hits = {}
   const examples = {}
   let strings = 0

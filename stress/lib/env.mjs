@@ -13,7 +13,7 @@ export function binPath() {
   return process.env.BOOKMARK_STRESS_BIN ? resolve(process.env.BOOKMARK_STRESS_BIN) : join(REPO_ROOT, 'bin', 'bookmark.js')
 }
 
-/** The built modules next to that CLI (`dist/`), for the cases that call the redactor directly. */
+/** The built files next to that CLI (`dist/`): the redactor's own bundle, for the case that calls it directly. */
 export function distPath(...parts) {
   return join(resolve(binPath(), '..', '..'), 'dist', ...parts)
 }

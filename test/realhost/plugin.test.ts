@@ -49,6 +49,6 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
     const installed = JSON.parse(readFileSync(join(cfg, 'plugins', 'installed_plugins.json'), 'utf8'))
     expect(JSON.stringify(installed)).toContain('session-bookmark@session-bookmark')
     const cache = join(cfg, 'plugins', 'cache', 'session-bookmark', 'session-bookmark', '0.1.0')
-    for (const f of ['hooks/hooks.json', 'bin/bookmark.js', 'dist/cli/main.js', '.mcp.json', 'templates/bookmark.context.md']) expect(existsSync(join(cache, f)), f).toBe(true)
+    for (const f of ['hooks/hooks.json', 'bin/bookmark.js', 'dist/cli/bookmark.cjs', '.mcp.json', 'templates/bookmark.context.md']) expect(existsSync(join(cache, f)), f).toBe(true)
   })
 })

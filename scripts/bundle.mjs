@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Bundles src/ into dist/cli/, CommonJS, as separate builds:
+//   bookmark.cjs      every command line (commander and all commands), with its chunks;
+//   redact.cjs        the redactor as a library (the stress suite calls it directly);
+//   hook-<name>.cjs   one per hook, holding just what that hook does on every call, with its own chunks
+//                     for what it does rarely (the capture proper, writing, the narrative request).
+// Why: a hook is timed against a bare Node start (docs/BENCHMARKS.md), and each file a process loads
+// costs about as much as the code in it; a hook process should read one file most of the time. An ES
+// module entry costs several percent more than CommonJS, hence .cjs (bin/package.json does the same).
+// Every file lands in dist/cli/, two levels below the package root like src/<dir>/, so the
+// `new URL('../../templates/…', import.meta.url)` paths in the sources hold in the bundle too.
+import { rmSync, writeFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { build } from 'rolldown'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const pkg = (await import('../package.json', { with: { type: 'json' } })).default
+const runtimeDeps = Object.keys(pkg.dependencies ?? {})
+export const HOOKS = ['stop', 'check', 'restore', 'precompact']
+
+const builds = [
+  { input: 'src/cli/entry.ts', name: 'bookmark', chunks: 'cli' },
+  // The redactor alone, for the stress suite's corpus check (stress/cases/06-secrets.mjs).
+  { input: 'src/redact/secrets.ts', name: 'redact', chunks: 'redact' },
+  ...HOOKS.map((h) => ({ input: `src/cli/hook-${h}.ts`, name: `hook-${h}`, chunks: h })),
+]
+
+rmSync(`${root}dist`, { recursive: true, force: true })
+for (const b of builds) {
+  await build({
+    cwd: root,
+    input: { [b.name]: b.input },
+    platform: 'node',
+    // Runtime dependencies stay packages of their own (the README's dependency table); Node's modules are Node's.
+    external: [...runtimeDeps, /^node:/, ...builtinModules],
+    logLevel: 'warn',
+    onLog(level, log, handler) {
+      // A module both imported and loaded on demand stays where the import put it: expected here.
+      if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return
+      handler(level, log)
+    },
+    output: {
+      dir: `${root}dist/cli`,
+      format: 'cjs',
+      entryFileNames: '[name].cjs',
+      chunkFileNames: `${b.chunks}.[name]-[hash].cjs`,
+      sourcemap: true,
+      comments: { legal: true, annotation: false, jsdoc: false },
+    },
+  })
+}
+// Marks the folder as CommonJS for tools that look for the nearest package.json.
+writeFileSync(`${root}dist/package.json`, '{ "type": "commonjs" }\n')

@@ -1,0 +1,42 @@
+/**
+ * A hook command without flags, as the installed hooks run it (bin/bookmark.js loads the hook's own
+ * bundle, dist/cli/hook-<name>.cjs, which holds just what that hook needs). Same behaviour as the command table's
+ * hook commands (program.ts): notes on stderr, at most one JSON object on stdout, always exit 0.
+ * Output goes straight to file descriptors 1 and 2 (no stream objects to build, nothing left to flush).
+ */
+import { writeSync } from 'node:fs'
+import type { HookName } from '../hooks/names.js'
+import { type HookBody, runHook } from '../hooks/run.js'
+import { readStdin } from '../host/stdin.js'
+import { defaultDeps } from '../ops/context.js'
+
+/** Writes all of `text` to `fd`, waiting out a full non-blocking pipe; gives up quietly if the reader is gone. */
+export function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text)
+  let off = 0
+  let spins = 0
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++spins > 100_000) return
+    }
+  }
+}
+
+export async function runInstalledHook(name: HookName, body: HookBody): Promise<void> {
+  const log = (m: string): void => writeAll(2, `bookmark: ${m}\n`)
+  try {
+    const run = await runHook(name, body, {}, defaultDeps(process.env, log), () => readStdin(), process.cwd())
+    for (const note of run.notes) log(note)
+    if (run.stdout !== '') writeAll(1, `${run.stdout}\n`)
+  } catch (e) {
+    log(`hook error: ${(e as Error).message}`)
+  }
+  process.exit(0)
+}
+
+/** Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them. */
+export function exitHook(): void {
+  process.stdout.write('', () => process.exit(0))
+}

@@ -1,0 +1,5 @@
+/** Entry of the `stop` hook as installed (bundled alone into dist/cli/hook-stop.cjs; bin/bookmark.js picks it). */
+import { stopHook } from '../hooks/stop.js'
+import { runInstalledHook } from './hook-main.js'
+
+void runInstalledHook('stop', stopHook)
