@@ -3,8 +3,7 @@
  */
 import { join } from 'node:path'
 import { isObject } from '../shared/json.js'
-import { ensureDir, readJson, writeJson } from '../store/files.js'
-import { withLock } from '../store/lock.js'
+import { readJson } from '../store/read.js'
 import { CONFIG_KEYS, type Config, type ConfigKey, KEYS, type Source, isConfigKey, parseValue } from './keys.js'
 
 export const CONFIG_VERSION = 1
@@ -17,12 +16,12 @@ export interface Resolved {
   files: { global: string; project?: string }
 }
 
-interface ConfigFile {
+export interface ConfigFile {
   version: number
   values: Record<string, unknown>
 }
 
-function isConfigFile(v: unknown): v is ConfigFile {
+export function isConfigFile(v: unknown): v is ConfigFile {
   return isObject(v) && isObject(v.values)
 }
 
@@ -80,17 +79,4 @@ export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: 
   }
   if (config.staleRefuseHours < config.staleWarnHours) problems.push(`staleRefuseHours (${config.staleRefuseHours}) is below staleWarnHours (${config.staleWarnHours}): content that old is refused`)
   return { config, sources, problems, files }
-}
-
-/** Sets or removes keys in one config file (global or project), under a lock, atomically. */
-export async function updateConfigFile(path: string, set: Partial<Record<ConfigKey, number>>, unset: ConfigKey[]): Promise<void> {
-  await ensureDir(join(path, '..'))
-  await withLock(`${path}.lock`, async () => {
-    const r = await readJson(path, isConfigFile)
-    if (!r.ok && !r.missing) throw new Error(`${path} is not valid config JSON (${r.reason}); fix or delete it first`)
-    const values = r.ok ? { ...r.value.values } : {}
-    for (const [k, v] of Object.entries(set)) values[k] = v
-    for (const k of unset) delete values[k]
-    await writeJson(path, { version: CONFIG_VERSION, values })
-  })
 }

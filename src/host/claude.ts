@@ -3,7 +3,7 @@
  */
 import fg from 'fast-glob'
 import { readdir, stat } from 'node:fs/promises'
-import { homedir } from 'node:os'
+import { homeDir } from '../shared/builtin.js'
 import { basename, join } from 'node:path'
 
 /** Claude Code replaces every character outside [A-Za-z0-9] with `-` (per UTF-16 code unit). */
@@ -16,7 +16,7 @@ export const ENCODED_PREFIX = 200
 
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   const dir = env.CLAUDE_CONFIG_DIR
-  return dir && dir.trim() !== '' ? dir : join(env.HOME ?? homedir(), '.claude')
+  return dir && dir.trim() !== '' ? dir : join(homeDir(env), '.claude')
 }
 
 export function projectsDir(env: NodeJS.ProcessEnv): string {

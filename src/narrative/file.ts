@@ -2,10 +2,10 @@
  * Reading the narrative handoff (.bookmark/bookmark.context.md) and judging it: size, sections, template
  * text, identity, git tracking.
  */
-import { lstat } from 'node:fs/promises'
+import { lstat } from '../shared/fsp.js'
 import { dirname } from 'node:path'
-import { isSymlink } from '../store/atomic.js'
-import { readStoreFile } from '../store/files.js'
+import { isSymlink } from '../store/fs.js'
+import { readStoreFile } from '../store/read.js'
 import { type Identity, type IdentityVerdict, checkIdentity, parseNarrative } from '../restore/identity.js'
 import { type GitInfo, isTrackedByGit } from '../store/git.js'
 import { NARRATIVE_REL } from '../store/layout.js'

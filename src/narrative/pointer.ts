@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { parseNarrative, renderIdentity } from '../restore/identity.js'
-import { ensureDir, readStoreFile, writeText } from '../store/files.js'
+import { readStoreFile } from '../store/read.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
 import { readRegistry } from '../store/registry.js'
 
@@ -20,6 +20,7 @@ export interface PointerInfo {
 
 export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, now: Date): Promise<void> {
   const home = homeLayout(bookmarkHome)
+  const { ensureDir, writeText } = await import('../store/files.js') // the writers only when writing
   await ensureDir(home.dir)
   const header = renderIdentity({
     scope: 'home',

@@ -2,8 +2,8 @@
  * What every operation needs from the outside world, passed in explicitly (no singletons: the MCP
  * server is long-lived and tests run many projects in one process).
  */
-import { randomBytes } from 'node:crypto'
-import { homedir } from 'node:os'
+import { homeDir } from '../shared/builtin.js'
+import { randomHex } from '../shared/random.js'
 import { join, resolve } from 'node:path'
 import { type Resolved, resolveConfig } from '../config/resolve.js'
 import type { ConfigKey } from '../config/keys.js'
@@ -25,7 +25,7 @@ export interface Deps {
 export function bookmarkHomeFrom(env: NodeJS.ProcessEnv): string {
   const explicit = env.BOOKMARK_HOME
   if (explicit && explicit.trim() !== '') return explicit
-  return join(env.HOME && env.HOME.trim() !== '' ? env.HOME : homedir(), '.bookmark')
+  return join(homeDir(env), '.bookmark')
 }
 
 export function defaultDeps(env: NodeJS.ProcessEnv, log: (m: string) => void): Deps {
@@ -33,7 +33,7 @@ export function defaultDeps(env: NodeJS.ProcessEnv, log: (m: string) => void): D
     env,
     bookmarkHome: bookmarkHomeFrom(env),
     now: () => new Date(),
-    random4: () => randomBytes(2).toString('hex'),
+    random4: () => randomHex(2),
     log,
     indexCap: 50,
     registryCap: 500,
@@ -55,6 +55,6 @@ export async function configured(deps: Deps, cwd: string, flags: Partial<Record<
 
 /** A folder that is not a project: the home folder itself or the file-system root. */
 export function isHomeScope(root: string, env: NodeJS.ProcessEnv): boolean {
-  const home = env.HOME && env.HOME.trim() !== '' ? resolve(env.HOME) : resolve(homedir())
+  const home = resolve(homeDir(env))
   return resolve(root) === home || resolve(root) === resolve('/')
 }

@@ -3,7 +3,7 @@
  */
 import { execFile } from 'node:child_process'
 import { access, constants, readFile, readdir, stat, statfs } from 'node:fs/promises'
-import { isSymlink } from '../store/atomic.js'
+import { isSymlink } from '../store/fs.js'
 import { join, resolve } from 'node:path'
 import { CONFIG_KEYS, KEYS } from '../config/keys.js'
 import { resolveConfig } from '../config/resolve.js'

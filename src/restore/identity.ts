@@ -13,7 +13,7 @@
  * ```
  */
 import { fromGitBashPath, isWindowsPath, normalizeAbsolute } from '../shared/paths.js'
-import { oneLine } from '../snapshot/render.js'
+import { oneLine } from '../shared/text.js'
 import { parseTimestamp } from './staleness.js'
 
 export interface Identity {

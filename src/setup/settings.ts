@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { constants } from 'node:fs'
 import { access, mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
+import { homeDir } from '../shared/builtin.js'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { atomicWrite } from '../store/atomic.js'
@@ -23,7 +23,7 @@ export class SetupError extends InputError {}
 export function userSettingsPath(env: NodeJS.ProcessEnv): string {
   const config = env.CLAUDE_CONFIG_DIR
   if (config && config.trim() !== '') return join(resolve(config), 'settings.json')
-  const home = env.HOME && env.HOME.trim() !== '' ? env.HOME : homedir()
+  const home = homeDir(env)
   return join(resolve(home), '.claude', 'settings.json')
 }
 

@@ -13,3 +13,13 @@ export function str(v: unknown): string | undefined {
 export function idString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
 }
+
+/**
+ * A dictionary keyed by strings from the transcript (file paths, tool names, task ids): no prototype, so a
+ * key such as `constructor` or `__proto__` is just a key.
+ */
+export function dict<T>(from?: Record<string, T>): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>
+  if (from) for (const [k, v] of Object.entries(from)) out[k] = v
+  return out
+}

@@ -3,12 +3,9 @@
  */
 import type { FileRecord, GitRecord } from '../extract/model.js'
 import { type Snapshot, openTasks } from './model.js'
+import { oneLine } from '../shared/text.js'
 
-/** One line, no newlines, at most `max` characters. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+export { oneLine }
 
 /** A block quote of several lines, bounded. */
 function quote(text: string, maxLines: number, maxChars: number): string {

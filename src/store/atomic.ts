@@ -6,8 +6,8 @@
  * The rename replaces the target's directory entry: a symlink planted in the store is replaced, never
  * written through. (Settings files, which users often link from their dotfiles, ask for `follow`.)
  */
-import { randomBytes } from 'node:crypto'
-import { chown, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { randomHex } from '../shared/random.js'
+import { chown, open, realpath, rename, stat, unlink } from '../shared/fsp.js'
 
 export interface AtomicOptions {
   mode?: number
@@ -26,7 +26,7 @@ export async function atomicWrite(path: string, data: string | Buffer, options: 
     const s = await stat(target).catch(() => undefined)
     if (s) owner = { uid: s.uid, gid: s.gid }
   }
-  const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  const tmp = `${target}.${process.pid}.${randomHex(4)}.tmp`
   const mode = options.mode ?? 0o600
   const fh = await open(tmp, 'wx', mode)
   try {
@@ -45,14 +45,5 @@ export async function atomicWrite(path: string, data: string | Buffer, options: 
   } catch (e) {
     await unlink(tmp).catch(() => undefined)
     throw e
-  }
-}
-
-/** True when `path` exists and is a symbolic link (the store never follows one). */
-export async function isSymlink(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isSymbolicLink()
-  } catch {
-    return false
   }
 }

@@ -1,5 +1,5 @@
 /** Small file-system questions asked in several places; none of them throws. */
-import { stat } from 'node:fs/promises'
+import { lstat, stat } from '../shared/fsp.js'
 
 export async function pathExists(p: string): Promise<boolean> {
   try {
@@ -21,6 +21,15 @@ export async function isDirectory(p: string): Promise<boolean> {
 export async function isFile(p: string): Promise<boolean> {
   try {
     return (await stat(p)).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** True when `path` exists and is a symbolic link (the store never follows one). */
+export async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink()
   } catch {
     return false
   }

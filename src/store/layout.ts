@@ -7,7 +7,8 @@
  *     LATEST.md                   the latest snapshot, for people and models
  *     snapshots/SNAP_<utc>_<hex>.json
  *     trails/files.json, files.md running per-file trail
- *     cursors/<session>.json      transcript offset + extraction state per session
+ *     cursors/<session>.json      cursor head: transcript offset, work times, last snapshot (small)
+ *     cursors/<session>.state.json  the session's extraction state (read when there is something new)
  *     sessions/<session>.json     what the hooks remember per session (narrative blocks, compactions)
  *     sessions/<session>.compact.md  the compact resume prepared by PreCompact
  *     bookmark.context.md         the narrative handoff, written by the model
@@ -15,7 +16,7 @@
  *     config.json                 project configuration
  *   <bookmark home = ~/.bookmark>/registry.json   cross-project index
  */
-import { createHash } from 'node:crypto'
+import { crypto } from '../shared/builtin.js'
 import { join } from 'node:path'
 
 import { STORE_DIR } from '../shared/names.js'
@@ -103,11 +104,18 @@ export function snapshotPath(layout: ProjectLayout, id: string): string {
 /** A file-name-safe key for a session id (ids that are not plain get a hash). */
 export function sessionKey(sessionId: string): string {
   if (/^[A-Za-z0-9_-]{1,100}$/.test(sessionId)) return sessionId
-  return `h-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
+  // node:crypto only for the rare id that needs it (src/shared/builtin.ts)
+  return `h-${crypto().createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
 }
 
+/** The cursor head: where the last capture stopped, and the little the hooks need without the state. */
 export function cursorPath(layout: ProjectLayout, sessionId: string): string {
   return join(layout.cursors, `${sessionKey(sessionId)}.json`)
+}
+
+/** The session's whole extraction state, loaded only when there is something new to fold into it. */
+export function cursorStatePath(layout: ProjectLayout, sessionId: string): string {
+  return join(layout.cursors, `${sessionKey(sessionId)}.state.json`)
 }
 
 export function sessionHooksPath(layout: ProjectLayout, sessionId: string): string {

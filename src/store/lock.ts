@@ -2,9 +2,9 @@
  * A cross-process lock on a file: created with O_EXCL, holding the owner's pid, host and a nonce.
  * A lock whose owner is dead (same host) or that is older than `staleMs` is taken over.
  */
-import { randomBytes } from 'node:crypto'
-import { open, readFile, stat, unlink } from 'node:fs/promises'
-import { hostname } from 'node:os'
+import { randomHex } from '../shared/random.js'
+import { open, readFile, stat, unlink } from '../shared/fsp.js'
+import { os } from '../shared/builtin.js'
 
 export interface LockOptions {
   /** A lock older than this is stale whatever its owner (ms). */
@@ -57,7 +57,7 @@ export async function isStale(path: string, staleMs: number, now = Date.now()): 
   }
   if (now - mtime > staleMs) return true
   const owner = await readOwner(path)
-  if (owner && owner.host === hostname() && owner.pid !== process.pid && !alive(owner.pid)) return true
+  if (owner && owner.host === os().hostname() && owner.pid !== process.pid && !alive(owner.pid)) return true
   // A lock file with no readable owner that is more than a second old was left half-written by a killed process.
   return owner === undefined && now - mtime > 1_000
 }
@@ -68,13 +68,13 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   const staleMs = options.staleMs ?? 30_000
   const timeoutMs = options.timeoutMs ?? 15_000
   const started = Date.now()
-  const nonce = randomBytes(8).toString('hex')
+  const nonce = randomHex(8)
   let delay = 5
   for (;;) {
     try {
       const fh = await open(path, 'wx', 0o600)
       try {
-        await fh.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), nonce, at: Date.now() }))
+        await fh.writeFile(JSON.stringify({ pid: process.pid, host: os().hostname(), nonce, at: Date.now() }))
         await fh.close()
       } catch (e) {
         // A full disk: never leave an ownerless lock behind for the next process to wait on.

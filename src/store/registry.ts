@@ -2,10 +2,9 @@
  * The cross-project registry in the bookmark home (~/.bookmark/registry.json): one entry per snapshot,
  * keyed by project path and snapshot id, newest first, capped. Updated under its own lock.
  */
-import { ensureDir, isObject, readJson, writeJson } from './files.js'
+import { isObject } from '../shared/json.js'
 import { homeLayout } from './layout.js'
-import { withLock } from './lock.js'
-import { sweepTemps } from './sweep.js'
+import { readJson } from './read.js'
 
 export const REGISTRY_VERSION = 1
 export const DEFAULT_REGISTRY_CAP = 500
@@ -41,6 +40,8 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
 /** Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone). */
 export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = []): Promise<void> {
   const home = homeLayout(bookmarkHome)
+  // Loaded here: reading the registry (restore, list) needs none of the writers.
+  const [{ ensureDir, writeJson }, { withLock }, { sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
   await sweepTemps(home.dir)
   await withLock(home.lock, async () => {

@@ -2,7 +2,7 @@
  * The latest context usage of a session, read from the end of its transcript only (the check hook runs on
  * every prompt and must not read the whole file).
  */
-import { open } from 'node:fs/promises'
+import { open } from '../shared/fsp.js'
 import { parseLine } from './parse.js'
 
 export interface TailUsage {

@@ -1,0 +1,21 @@
+/**
+ * Node built-ins that a hook rarely needs, loaded when first asked for instead of with the module that
+ * names them: each one loaded is a measurable share of a hook run (docs/BENCHMARKS.md). The bundles are
+ * CommonJS, so `require` is there; `process.getBuiltinModule` (Node 20.16+) serves the test runner's ES
+ * modules and any newer Node.
+ */
+type Loader = { getBuiltinModule?: (id: string) => unknown }
+
+function load<T>(id: string): T {
+  const viaProcess = (process as Loader).getBuiltinModule
+  if (viaProcess) return viaProcess(id) as T
+  return require(id) as T
+}
+
+export const os = (): typeof import('node:os') => load('node:os')
+export const crypto = (): typeof import('node:crypto') => load('node:crypto')
+
+/** The home folder: $HOME, else what the system says. */
+export function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME && env.HOME.trim() !== '' ? env.HOME : os().homedir()
+}

@@ -1,0 +1,76 @@
+/**
+ * The promise file API the hooks and captures use: the names and behaviour of `node:fs/promises` for
+ * what is here, done with Node's synchronous calls.
+ *
+ * Why: a hook is one short process doing one thing, and it is timed against a bare Node start
+ * (docs/BENCHMARKS.md). Each asynchronous call crosses to the thread pool and back, and a hook makes
+ * dozens of small ones (stat, a 64-byte read, a config file): that round trip, not the disk, was most
+ * of their cost, and `fs/promises` itself loads a dozen more modules on first use. On a local disk
+ * these calls take microseconds; the long-lived MCP server answers one request at a time anyway.
+ */
+import * as fs from 'node:fs'
+import type { MakeDirectoryOptions, RmOptions, Stats } from 'node:fs'
+
+/** Runs `fn` now and gives its result (or its error) as a promise, like the asynchronous call would. */
+function now<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn())
+  } catch (e) {
+    return Promise.reject(e)
+  }
+}
+
+export const stat = (path: string): Promise<Stats> => now(() => fs.statSync(path))
+export const lstat = (path: string): Promise<Stats> => now(() => fs.lstatSync(path))
+export const readdir = (path: string): Promise<string[]> => now(() => fs.readdirSync(path))
+export const unlink = (path: string): Promise<void> => now(() => fs.unlinkSync(path))
+export const rename = (from: string, to: string): Promise<void> => now(() => fs.renameSync(from, to))
+export const realpath = (path: string): Promise<string> => now(() => fs.realpathSync(path))
+export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => fs.chownSync(path, uid, gid))
+export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => fs.rmSync(path, options))
+export const mkdir = (path: string, options?: MakeDirectoryOptions): Promise<string | undefined> => now(() => fs.mkdirSync(path, options))
+
+export function readFile(path: string, encoding: BufferEncoding): Promise<string>
+export function readFile(path: string): Promise<Buffer>
+export function readFile(path: string, encoding?: BufferEncoding): Promise<string | Buffer> {
+  return now(() => (encoding ? fs.readFileSync(path, encoding) : fs.readFileSync(path)))
+}
+
+/** What we use of a FileHandle. */
+export interface FileHandle {
+  readonly fd: number
+  read(buffer: Buffer, offset: number, length: number, position: number | null): Promise<{ bytesRead: number; buffer: Buffer }>
+  stat(): Promise<Stats>
+  readFile(encoding: BufferEncoding): Promise<string>
+  /** Writes all of `data` from the current position (a short write is continued, never taken for success). */
+  writeFile(data: string | Buffer): Promise<void>
+  chmod(mode: number): Promise<void>
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+export function open(path: string, flags: string | number, mode?: number): Promise<FileHandle> {
+  return now(() => handle(fs.openSync(path, flags, mode ?? 0o666)))
+}
+
+function handle(fd: number): FileHandle {
+  return {
+    fd,
+    read: (buffer, offset, length, position) => now(() => ({ bytesRead: fs.readSync(fd, buffer, offset, length, position), buffer })),
+    stat: () => now(() => fs.fstatSync(fd)),
+    readFile: (encoding) => now(() => fs.readFileSync(fd, encoding)),
+    writeFile: (data) =>
+      now(() => {
+        const buf = typeof data === 'string' ? Buffer.from(data) : data
+        let off = 0
+        while (off < buf.length) {
+          const n = fs.writeSync(fd, buf, off, buf.length - off)
+          if (n <= 0) throw Object.assign(new Error(`short write (${off} of ${buf.length} bytes)`), { code: 'EIO' })
+          off += n
+        }
+      }),
+    chmod: (mode) => now(() => fs.fchmodSync(fd, mode)),
+    sync: () => now(() => fs.fsyncSync(fd)),
+    close: () => now(() => fs.closeSync(fd)),
+  }
+}
