@@ -10,7 +10,7 @@ import { CORPUS_PRESENT, claudePath, firstCwd } from './helpers/corpus.js'
 import { testDeps } from './helpers/deps.js'
 
 async function cursorState(root: string, sid: string): Promise<unknown> {
-  return JSON.parse(await readFile(join(root, '.bookmark', 'cursors', `${sid}.json`), 'utf8')).state
+  return JSON.parse(await readFile(join(root, '.bookmark', 'cursors', `${sid}.state.json`), 'utf8')).state
 }
 
 async function run(name: string, cut: (text: string) => string[]) {

@@ -4,12 +4,9 @@
  * stale, a note asking the model to refresh the handoff before compaction drops detail.
  */
 import { resolve } from 'node:path'
-import { discoverTranscript } from '../host/claude.js'
-import { contextRefreshNote } from '../narrative/prompt.js'
-import { capture } from '../ops/capture.js'
+import type { WorkClock } from '../narrative/freshness.js'
 import { ProjectStore } from '../store/store.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
-import { narrativeRequest, viewNarrative } from './narrative.js'
 import type { HookContext } from './run.js'
 import { isFile } from '../store/fs.js'
 
@@ -19,6 +16,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let transcript = ctx.transcript
   let sessionId = ctx.sessionId
   if (!transcript) {
+    const { discoverTranscript } = await import('../host/claude.js')
     const found = await discoverTranscript(resolve(ctx.cwd), sessionId, ctx.deps.env)
     transcript = found.path
     sessionId = found.sessionId
@@ -32,10 +30,11 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   const nowMs = ctx.now.getTime()
   const last = hooks.lastIntervalSnapshotAt ? Date.parse(hooks.lastIntervalSnapshotAt) : Number.NaN
   const due = !Number.isFinite(last) || nowMs - last >= config.interval * 60_000
-  let state = undefined as Awaited<ReturnType<typeof capture>>['state'] | undefined
+  let work: WorkClock | undefined
   if (due) {
+    const { capture } = await import('../ops/capture.js')
     const result = await capture({ cwd: ctx.cwd, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
-    state = result.state
+    work = result.work
     await store.updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 
@@ -47,14 +46,13 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   // Once per filling of the context: re-armed by a compaction.
   const warned = hooks.contextWarnedAt !== undefined && (hooks.lastCompactAt === undefined || hooks.contextWarnedAt > hooks.lastCompactAt)
   if (warned) return undefined
-  if (!state) {
-    const loaded = await store.loadCursor(sid)
-    state = loaded.file?.state
-  }
-  if (!state) return undefined
-  const view = await viewNarrative(ctx.cfg.projectRoot, state, hooks, config, ctx.now)
+  work ??= (await store.loadCursor(sid)).head?.work
+  if (!work) return undefined
+  const { narrativeRequest, viewNarrative } = await import('./narrative.js')
+  const view = await viewNarrative(ctx.cfg.projectRoot, work, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
   await store.updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
+  const { contextRefreshNote } = await import('../narrative/prompt.js')
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
 }

@@ -2,18 +2,18 @@
  * The narrative as the hooks see it: read it, judge it against the session's work, and build the request
  * that asks the model for a new one.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile } from '../shared/fsp.js'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/keys.js'
-import type { ExtractState } from '../extract/model.js'
-import { type Freshness, type SessionHooks, type Work, narrativeFreshness, workSince } from '../narrative/freshness.js'
+import { type Freshness, type SessionHooks, type Work, type WorkClock, narrativeFreshness, workSinceClock } from '../narrative/freshness.js'
 import { type NarrativeRead, readNarrative } from '../narrative/file.js'
 import type { NarrativeRequest } from '../narrative/prompt.js'
 import { type GitInfo, readGitInfo } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
 
-export const NARRATIVE_TEMPLATE = fileURLToPath(new URL('../../templates/bookmark.context.md', import.meta.url))
+/** The handoff template that ships with the package (a function: resolved only when a request is made). */
+export const narrativeTemplate = (): string => fileURLToPath(new URL('../../templates/bookmark.context.md', import.meta.url))
 
 export interface NarrativeView {
   read: NarrativeRead
@@ -23,19 +23,19 @@ export interface NarrativeView {
   work: Work
 }
 
-export async function viewNarrative(root: string, state: ExtractState, hooks: SessionHooks, config: Config, now: Date): Promise<NarrativeView> {
+export async function viewNarrative(root: string, work: WorkClock, hooks: SessionHooks, config: Config, now: Date): Promise<NarrativeView> {
   const git = await readGitInfo(root)
   const read = await readNarrative(projectLayout(root).narrative, root, git)
   const since = read.state.identityOk ? read.state.written : undefined
-  const work = workSince(state, since)
-  const freshness = narrativeFreshness(read.state, hooks, work, { requestsThreshold: config.narrativeRequests, refreshMinutes: config.narrativeRefreshMinutes, nowMs: now.getTime() })
-  return { read, git, work, freshness }
+  const done = workSinceClock(work, since)
+  const freshness = narrativeFreshness(read.state, hooks, done, { requestsThreshold: config.narrativeRequests, refreshMinutes: config.narrativeRefreshMinutes, nowMs: now.getTime() })
+  return { read, git, work: done, freshness }
 }
 
 export async function narrativeRequest(root: string, git: GitInfo, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {
   let template: string
   try {
-    template = await readFile(NARRATIVE_TEMPLATE, 'utf8')
+    template = await readFile(narrativeTemplate(), 'utf8')
   } catch {
     template = '## Task\n\n## Progress\n\n## Decisions\n\n## Open items\n\n## Next step\n\n## Files\n'
   }

@@ -151,9 +151,9 @@ async function restoreCompact(ctx: HookContext, store: ProjectStore): Promise<st
 async function restoreResume(ctx: HookContext, store: ProjectStore): Promise<string | undefined> {
   const sid = ctx.sessionId
   if (!sid) return undefined
-  const { file } = await store.loadCursor(sid)
-  if (!file) return undefined
-  const since = file.updatedAt
+  const { head } = await store.loadCursor(sid)
+  if (!head) return undefined
+  const since = head.updatedAt
   const { index } = await store.readIndex()
   const changes: { sessionId: string; snapshotId: string; createdAt: string; files: string[] }[] = []
   for (const e of index.snapshots) {
@@ -164,7 +164,7 @@ async function restoreResume(ctx: HookContext, store: ProjectStore): Promise<str
     if (changes.length >= 5) break
   }
   const git = await readGitInfo(store.layout.root)
-  const was = file.state.branch
+  const was = head.branch
   const branchNote = git.branch && was && git.branch !== was ? `The branch is now ${git.branch}; this session last worked on ${was}.` : undefined
   return renderResumeNote({ project: basename(store.layout.root), changes, ...(branchNote ? { branchNote } : {}), budget: ctx.cfg.resolved.config.restoreBudget })
 }

@@ -2,8 +2,7 @@
  * Stop: capture what the turn added, then ask the model once for the narrative handoff when it is stale
  * and the session did meaningful work.
  */
-import { decideStop, workSince } from '../narrative/freshness.js'
-import { stopBlockReason } from '../narrative/prompt.js'
+import { decideStop, workSinceClock } from '../narrative/freshness.js'
 import { capture } from '../ops/capture.js'
 import { ProjectStore } from '../store/store.js'
 import { narrativeRequest, viewNarrative } from './narrative.js'
@@ -26,13 +25,13 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   )
   const store = new ProjectStore(result.projectRoot, config.indexCap)
   const hooks = await store.readSessionHooks(result.sessionId)
-  const view = await viewNarrative(result.projectRoot, result.state, hooks, config, ctx.now)
+  const view = await viewNarrative(result.projectRoot, result.work, hooks, config, ctx.now)
   const decision = decideStop({
     stopHookActive: ctx.payload.stop_hook_active === true,
     freshness: view.freshness,
     hooks,
     work: view.work,
-    ...(hooks.lastBlockAt ? { workSinceBlock: workSince(result.state, hooks.lastBlockAt) } : {}),
+    ...(hooks.lastBlockAt ? { workSinceBlock: workSinceClock(result.work, hooks.lastBlockAt) } : {}),
     nowMs: ctx.now.getTime(),
     maxBlocks: config.maxNarrativeBlocks,
     refreshMinutes: config.narrativeRefreshMinutes,
@@ -41,6 +40,6 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()
   await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
-  const request = await narrativeRequest(result.projectRoot, view.git, result.sessionId, ctx.now, view.freshness.reason)
+  const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
   return { decision: 'block', reason: stopBlockReason(request) }
 }

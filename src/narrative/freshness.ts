@@ -43,18 +43,41 @@ export interface Work {
   requests: number
 }
 
+/**
+ * When the session's work happened, as epoch milliseconds (null: no time recorded): each changed file's
+ * last change, and each request in order. Kept in the small cursor head, so a hook can judge the work
+ * since a moment without loading the whole extraction state.
+ */
+export interface WorkClock {
+  files: (number | null)[]
+  prompts: (number | null)[]
+}
+
+const ms = (ts: string | undefined): number | null => {
+  const t = ts === undefined ? Number.NaN : Date.parse(ts)
+  return Number.isFinite(t) ? t : null
+}
+
+export function workClock(state: ExtractState): WorkClock {
+  return { files: Object.values(state.files).map((f) => ms(f.lastTs)), prompts: state.prompts.map((p) => ms(p.ts)) }
+}
+
 /** Changed files and new requests after `since` (ISO; undefined = the whole session). */
-export function workSince(state: ExtractState, since: string | undefined): Work {
+export function workSinceClock(clock: WorkClock, since: string | undefined): Work {
   const sinceMs = since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(since)
-  const after = (ts: string | undefined): boolean => since === undefined || (ts !== undefined && Date.parse(ts) > sinceMs)
+  const after = (t: number | null): boolean => since === undefined || (t !== null && t > sinceMs)
   let files = 0
-  for (const f of Object.values(state.files)) if (after(f.lastTs)) files++
+  for (const t of clock.files) if (after(t)) files++
   let requests = 0
-  for (let i = state.prompts.length - 1; i >= 0; i--) {
-    if (!after(state.prompts[i]!.ts)) break
+  for (let i = clock.prompts.length - 1; i >= 0; i--) {
+    if (!after(clock.prompts[i]!)) break
     requests++
   }
   return { files, requests }
+}
+
+export function workSince(state: ExtractState, since: string | undefined): Work {
+  return workSinceClock(workClock(state), since)
 }
 
 export function meaningful(work: Work, requestsThreshold: number): boolean {

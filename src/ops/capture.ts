@@ -1,23 +1,21 @@
 /**
  * Capture: read what the transcript gained since the last capture of this session, fold it into the
  * session's extraction state, and write a snapshot when something happened.
+ *
+ * Most calls find nothing new (a Stop right after a capture, a hook that fires twice): that is told from
+ * the small cursor head and two 64-byte reads of the transcript, without loading the extraction code or
+ * the state (fold.ts). The read itself costs what the transcript gained, never its whole size.
  */
-import { stat } from 'node:fs/promises'
+import { type FileHandle, open, stat } from '../shared/fsp.js'
 import { basename, resolve } from 'node:path'
-import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractState } from '../extract/model.js'
-import { STATE_VERSION, reviveState } from '../extract/model.js'
-import { discoverTranscript } from '../host/claude.js'
-import { type Snapshot, type Trigger, toSnapshot } from '../snapshot/model.js'
-import { snapshotId, snapshotPath } from '../store/layout.js'
-import { writeHomePointer } from '../narrative/pointer.js'
-import { readGitInfo } from '../store/git.js'
-import { findProjectRoot } from '../store/project.js'
-import { addToRegistry } from '../store/registry.js'
-import { CURSOR_VERSION, ProjectStore } from '../store/store.js'
-import { type ReadStats, readTranscript } from '../transcript/read.js'
-import { type Deps, isHomeScope } from './context.js'
+import type { WorkClock } from '../narrative/freshness.js'
+import type { Snapshot, Trigger } from '../snapshot/model.js'
 import { isDirectory } from '../store/fs.js'
+import { findProjectRoot } from '../store/project.js'
+import { type CursorHead, ProjectStore } from '../store/store.js'
+import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
+import { type Deps, isHomeScope } from './context.js'
 
 export interface CaptureRequest {
   cwd: string
@@ -39,8 +37,10 @@ export interface CaptureResult {
   snapshotFile?: string
   stats: ReadStats
   notes: string[]
-  /** The session's extraction state after this capture. */
-  state: ExtractState
+  /** When the session's work happened, after this capture. */
+  work: WorkClock
+  /** The session's extraction state after this capture; absent when nothing new was read (it was not loaded). */
+  state?: ExtractState
 }
 
 export class CaptureError extends Error {}
@@ -54,12 +54,22 @@ export async function openProject(cwd: string, deps: Deps): Promise<ProjectStore
   return new ProjectStore(root, deps.indexCap)
 }
 
+/** The parts of a capture every path shares: which transcript, which session, which store. */
+export interface CaptureTarget {
+  req: CaptureRequest
+  transcript: string
+  sid: string
+  store: ProjectStore
+  notes: string[]
+}
+
 export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureResult> {
   const notes: string[] = []
   const cwd = resolve(req.cwd)
   let transcript = req.transcript
   let sessionId = req.sessionId
   if (!transcript) {
+    const { discoverTranscript } = await import('../host/claude.js')
     const found = await discoverTranscript(cwd, sessionId, deps.env)
     transcript = found.path
     sessionId = found.sessionId
@@ -81,100 +91,61 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   if (isHomeScope(store.layout.root, deps.env)) {
     throw new CaptureError(`${store.layout.root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
-  await store.ensure()
-  const root = store.layout.root
 
-  return store.withSessionLock(sid, async () => {
-    const loaded = await store.loadCursor(sid)
-    if (loaded.problem) notes.push(`cursor for session ${sid} was unreadable (${loaded.problem}); reading the transcript from the start`)
-    let previous = loaded.file
-    if (previous && (previous.transcript !== transcript || previous.state.version !== STATE_VERSION)) previous = undefined
+  const unchanged = await nothingNew(req, transcript, sid, store)
+  if (unchanged) return unchanged
+  const { fold } = await import('./fold.js')
+  return fold({ req, transcript, sid, store, notes }, deps)
+}
 
-    let state: ExtractState = previous ? reviveState(previous.state) : createState()
-    let delta = createDelta()
-    const ctx = { projectRoot: root }
-    const stats = await readTranscript(
-      transcript,
-      previous?.cursor,
-      (entry) => applyEntry(state, entry, ctx, delta),
-      {
-        onRestart: () => {
-          notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
-          state = createState()
-          delta = createDelta()
-        },
-      },
-    )
-    state.sessionId = sid
+/** Triggers that write a snapshot even when nothing happened since the last one. */
+export const FORCED: ReadonlySet<Trigger> = new Set<Trigger>(['manual', 'demo', 'mcp', 'pre_compact'])
 
-    const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
-    const hookMessageIsNew = req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' && req.lastAssistantMessage !== state.lastAssistant?.text && req.lastAssistantMessage !== previous?.lastHookMessage
-    const force = req.trigger === 'manual' || req.trigger === 'demo' || req.trigger === 'mcp' || req.trigger === 'pre_compact'
-    const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state }
+/** True when a Stop payload's last message is not yet recorded (in the transcript or by an earlier Stop). */
+export function hookMessageIsNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
+  return message !== undefined && message.trim() !== '' && message !== head?.lastAssistantText && message !== head?.lastHookMessage
+}
 
-    let lastSnapshot = previous?.lastSnapshot
-    if (!happened && !hookMessageIsNew && !force) {
-      result.reason = lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session'
-    } else {
-      const now = deps.now()
-      const id = snapshotId(now, deps.random4())
-      const snapshot = toSnapshot(state, {
-        id,
-        createdAt: now.toISOString(),
-        trigger: req.trigger,
-        projectRoot: root,
-        projectName: basename(root),
-        sessionId: sid,
-        capture: {
-          transcript,
-          bytesRead: stats.bytesRead,
-          lines: stats.lines,
-          skipped: stats.skipped,
-          entries: stats.entries,
-          restarted: stats.restarted,
-          offset: stats.cursor.offset,
-        },
-        ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
-      })
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched])
-      try {
-        await addToRegistry(
-          deps.bookmarkHome,
-          { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
-          deps.registryCap,
-          pruned,
-        )
-      } catch (e) {
-        notes.push(`registry not updated: ${(e as Error).message}`)
-        await store.logError(`${now.toISOString()} registry not updated: ${(e as Error).message}`).catch(() => undefined)
-      }
-      try {
-        // The latest active project wins the home pointer.
-        const git = await readGitInfo(root)
-        await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), sessionId: sid, task: snapshot.task, ...git }, now)
-      } catch (e) {
-        notes.push(`home pointer not updated: ${(e as Error).message}`)
-        await store.logError(`${now.toISOString()} home pointer not updated: ${(e as Error).message}`).catch(() => undefined)
-      }
-      lastSnapshot = id
-      result.written = true
-      result.snapshot = snapshot
-      result.snapshotFile = snapshotPath(store.layout, id)
-      result.reason = `snapshot ${id} written`
-    }
+/**
+ * The result of a capture that has nothing to read and nothing to write, or undefined when the capture
+ * must run: forced, a new session, a cursor that does not fit the file, new bytes, or a new Stop message.
+ */
+async function nothingNew(req: CaptureRequest, transcript: string, sid: string, store: ProjectStore): Promise<CaptureResult | undefined> {
+  if (FORCED.has(req.trigger)) return undefined
+  const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead; state?: ExtractState })
+  const head = loaded.head
+  if (!head || loaded.state !== undefined || head.transcript !== transcript) return undefined
+  if (hookMessageIsNew(req.lastAssistantMessage, head)) return undefined
+  if (!(await cursorAtEnd(transcript, head.cursor))) return undefined
+  return {
+    projectRoot: store.layout.root,
+    sessionId: sid,
+    transcript,
+    written: false,
+    reason: head.lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session',
+    stats: { cursor: head.cursor, bytesRead: 0, lines: 0, skipped: 0, oversized: 0, restarted: false, partialTail: false, entries: 0 },
+    notes: [],
+    work: head.work,
+  }
+}
 
-    await store.saveCursor({
-      version: CURSOR_VERSION,
-      sessionId: sid,
-      transcript,
-      cursor: stats.cursor,
-      state,
-      updatedAt: deps.now().toISOString(),
-      bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
-      captures: (previous?.captures ?? 0) + 1,
-      ...(lastSnapshot ? { lastSnapshot } : {}),
-      ...(hookMessageIsNew && req.lastAssistantMessage ? { lastHookMessage: req.lastAssistantMessage.slice(0, 4_000) } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
-    })
-    return result
-  })
+/** The cursor stands at the end of the file, and the file's first bytes and the bytes before the cursor are the ones it saw. */
+export async function cursorAtEnd(path: string, cursor: TranscriptCursor): Promise<boolean> {
+  let fh: FileHandle | undefined
+  try {
+    fh = await open(path, 'r')
+    const { size } = await fh.stat()
+    if (size !== cursor.offset || cursor.head === '' || cursor.tail === undefined) return false
+    // The cursor keeps these bytes as hex: as many are read as it kept (readTranscript's own check).
+    const head = Buffer.alloc(cursor.head.length / 2)
+    const tail = Buffer.alloc(cursor.tail.length / 2)
+    if (head.length > size || tail.length > size) return false
+    await fh.read(head, 0, head.length, 0)
+    await fh.read(tail, 0, tail.length, size - tail.length)
+    return head.toString('hex') === cursor.head && tail.toString('hex') === cursor.tail
+  } catch {
+    return false
+  } finally {
+    await fh?.close().catch(() => undefined)
+  }
 }

@@ -32,7 +32,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
   const problems = problem ? [`index.json unreadable: ${problem}`] : []
   let sessions = 0
   try {
-    sessions = (await readdir(store.layout.cursors)).filter((n) => n.endsWith('.json')).length
+    sessions = (await readdir(store.layout.cursors)).filter((n) => n.endsWith('.json') && !n.endsWith('.state.json')).length
   } catch {
     sessions = 0
   }

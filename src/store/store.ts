@@ -2,21 +2,29 @@
  * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
  * trail are written atomically; the shared ones under the project lock.
  */
-import { readFile, readdir, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
-import { type ExtractState, dict } from '../extract/model.js'
-import { type SessionHooks, newSessionHooks } from '../narrative/freshness.js'
+import type { ExtractState } from '../extract/model.js'
+import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '../narrative/freshness.js'
+import { dict, isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
-import { type TrailEntry, type Trails, renderLatest, renderTrails } from '../snapshot/render.js'
+import type { TrailEntry, Trails } from '../snapshot/render.js'
 import type { TranscriptCursor } from '../transcript/read.js'
-import { SymlinkRefused, ensureDir, isObject, readJson, readStoreFile, writeJson, writeText } from './files.js'
-import { isSymlink } from './atomic.js'
-import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
-import { withLock } from './lock.js'
-import { isTempName, sweepTemps } from './sweep.js'
+import { isSymlink } from './fs.js'
+import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
+import { SymlinkRefused, readJson, readStoreFile } from './read.js'
+
+/**
+ * The writers, the lock and the renderers are loaded on the first write: a hook that only reads (most
+ * of them, most of the time) never compiles the redactor they bring.
+ */
+const writers = (): Promise<typeof import('./files.js')> => import('./files.js')
+const locks = (): Promise<typeof import('./lock.js')> => import('./lock.js')
+const renderers = (): Promise<typeof import('../snapshot/render.js')> => import('../snapshot/render.js')
 
 export const INDEX_VERSION = 1
-export const CURSOR_VERSION = 1
+/** 2: the state moved out of the cursor file into its own (version 1 files are still read). */
+export const CURSOR_VERSION = 2
 export const TRAILS_VERSION = 1
 export const DEFAULT_INDEX_CAP = 50
 const TRAIL_CAP_PER_FILE = 20
@@ -39,13 +47,21 @@ export interface Index {
   snapshots: IndexEntry[]
 }
 
-export interface CursorFile {
+/** cursors/<session>.json: small, read by every capture and hook of the session. */
+export interface CursorHead {
   version: number
   sessionId: string
   transcript: string
   cursor: TranscriptCursor
-  state: ExtractState
   updatedAt: string
+  /** Names the state file written with this head: a head and a state of different captures never mix. */
+  stateId: string
+  /** When the session's work happened (what the narrative freshness rules need). */
+  work: WorkClock
+  /** The text of the last assistant message in the state (so a Stop payload's message is told new without it). */
+  lastAssistantText?: string
+  /** The branch the transcript last named. */
+  branch?: string
   lastSnapshot?: string
   /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
   lastHookMessage?: string
@@ -54,12 +70,52 @@ export interface CursorFile {
   captures?: number
 }
 
+/** cursors/<session>.state.json */
+interface StateFile {
+  version: number
+  sessionId: string
+  stateId: string
+  state: ExtractState
+}
+
+/** What version 1 kept in one file. */
+interface LegacyCursorFile extends Omit<CursorHead, 'stateId' | 'work'> {
+  state: ExtractState
+}
+
+export interface LoadedCursor {
+  head?: CursorHead
+  /** Set when the head came from a version 1 file, which held the state too. */
+  state?: ExtractState
+  problem?: string
+}
+
 function isIndex(v: unknown): v is Index {
   return isObject(v) && typeof v.version === 'number' && Array.isArray(v.snapshots)
 }
 
-function isCursorFile(v: unknown): v is CursorFile {
-  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
+function isCursorHead(v: unknown): v is CursorHead {
+  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && typeof v.transcript === 'string' && typeof v.stateId === 'string' && isObject(v.work) && Array.isArray(v.work.files) && Array.isArray(v.work.prompts)
+}
+
+function isLegacyCursor(v: unknown): v is LegacyCursorFile {
+  return isObject(v) && v.version === 1 && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
+}
+
+function isStateFile(v: unknown): v is StateFile {
+  return isObject(v) && typeof v.stateId === 'string' && isObject(v.state)
+}
+
+/** The head that goes with `state`. */
+export function headFor(state: ExtractState, fields: Omit<CursorHead, 'version' | 'stateId' | 'work' | 'lastAssistantText' | 'branch'>, stateId: string): CursorHead {
+  return {
+    version: CURSOR_VERSION,
+    ...fields,
+    stateId,
+    work: workClock(state),
+    ...(state.lastAssistant?.text !== undefined ? { lastAssistantText: state.lastAssistant.text } : {}),
+    ...(state.branch ? { branch: state.branch } : {}),
+  }
 }
 
 function isSessionHooks(v: unknown): v is SessionHooks {
@@ -72,6 +128,7 @@ export const ERRORS_LOG_CAP = 256 * 1024
 export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP): Promise<void> {
   // Never into a store folder that is a symlink: it could lead anywhere.
   if (await isSymlink(dirname(path))) throw new SymlinkRefused(`${dirname(path)} is a symbolic link: not written`)
+  const [{ withLock }, { writeText }] = await Promise.all([locks(), writers()])
   await withLock(`${path}.lock`, async () => {
     let current = ''
     try {
@@ -133,6 +190,7 @@ export class ProjectStore {
 
   async ensure(): Promise<void> {
     await this.guard()
+    const { ensureDir, writeText } = await writers()
     const l = this.layout
     await ensureDir(l.dir)
     await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors), ensureDir(l.sessions)])
@@ -154,15 +212,31 @@ export class ProjectStore {
     return r.ok ? r.value : undefined
   }
 
-  async loadCursor(sessionId: string): Promise<{ file?: CursorFile; problem?: string }> {
+  /** The cursor head of a session (a version 1 file yields its state as well). */
+  async loadCursor(sessionId: string): Promise<LoadedCursor> {
     await this.guard()
-    const r = await readJson(cursorPath(this.layout, sessionId), isCursorFile)
-    if (r.ok) return r.value.sessionId === sessionId ? { file: r.value } : {}
-    return r.missing ? {} : { problem: r.reason }
+    const r = await readJson(cursorPath(this.layout, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
+    if (!r.ok) return r.missing ? {} : { problem: r.reason }
+    if (r.value.sessionId !== sessionId) return {}
+    if (!isLegacyCursor(r.value)) return { head: r.value }
+    const { state, ...rest } = r.value
+    return { head: headFor(state, rest, 'legacy'), state }
   }
 
-  async saveCursor(file: CursorFile): Promise<void> {
-    await writeJson(cursorPath(this.layout, file.sessionId), file)
+  /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
+  async loadState(head: CursorHead): Promise<{ state?: ExtractState; problem?: string }> {
+    await this.guard()
+    const r = await readJson(cursorStatePath(this.layout, head.sessionId), isStateFile)
+    if (!r.ok) return { problem: r.missing ? 'its state file is missing' : r.reason }
+    if (r.value.stateId !== head.stateId || r.value.sessionId !== head.sessionId) return { problem: 'its state file belongs to another capture' }
+    return { state: r.value.state }
+  }
+
+  /** The state first, then the head that names it: a crash in between leaves a head whose state does not match (read again). */
+  async saveCursor(head: CursorHead, state: ExtractState): Promise<void> {
+    const { writeJson } = await writers()
+    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile)
+    await writeJson(cursorPath(this.layout, head.sessionId), head)
   }
 
   async readSessionHooks(sessionId: string): Promise<SessionHooks> {
@@ -174,6 +248,7 @@ export class ProjectStore {
   /** Read-modify-write of the session's hook state under its own lock. */
   async updateSessionHooks(sessionId: string, fn: (h: SessionHooks) => SessionHooks | undefined): Promise<SessionHooks> {
     const path = sessionHooksPath(this.layout, sessionId)
+    const [{ withLock }, { writeJson }] = await Promise.all([locks(), writers()])
     return withLock(`${path}.lock`, async () => {
       const current = await this.readSessionHooks(sessionId)
       const next = fn(current)
@@ -199,6 +274,7 @@ export class ProjectStore {
   }
 
   async writeCompactResume(sessionId: string, text: string): Promise<void> {
+    const { writeText } = await writers()
     await writeText(compactResumePath(this.layout, sessionId), text)
   }
 
@@ -218,6 +294,7 @@ export class ProjectStore {
 
   /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */
   async withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    const { withLock } = await locks()
     return withLock(cursorLockPath(this.layout, sessionId), fn)
   }
 
@@ -227,6 +304,7 @@ export class ProjectStore {
    */
   async saveSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
     const l = this.layout
+    const { writeJson } = await writers()
     await writeJson(snapshotPath(l, snapshot.id), snapshot)
     try {
       return await this.indexSnapshot(snapshot, touched)
@@ -241,6 +319,7 @@ export class ProjectStore {
 
   private async indexSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
     const l = this.layout
+    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js')])
     return withLock(l.lock, async () => {
       const read = await this.readIndex()
       // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
@@ -297,6 +376,7 @@ export class ProjectStore {
    * old ones: a fresh one may belong to a capture that is waiting for the lock right now.
    */
   private async removeOrphans(keep: Set<string>): Promise<void> {
+    const { isTempName } = await import('./sweep.js')
     let names: string[]
     try {
       names = await readdir(this.layout.snapshots)
@@ -326,6 +406,7 @@ export class ProjectStore {
   private async updateTrails(snapshot: Snapshot, touched: string[]): Promise<void> {
     if (touched.length === 0) return
     const l = this.layout
+    const [{ writeJson, writeText }, { renderTrails }] = await Promise.all([writers(), renderers()])
     const r = await readJson(l.trailsJson, isTrails)
     const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))

@@ -1,0 +1,130 @@
+/**
+ * The capture proper (capture.ts decides it is needed): read the new part of the transcript, fold it
+ * into the session's state, write a snapshot when something happened, then the cursor.
+ */
+import { basename } from 'node:path'
+import { applyEntry, createDelta, createState } from '../extract/extract.js'
+import type { ExtractState } from '../extract/model.js'
+import { STATE_VERSION, reviveState } from '../extract/model.js'
+import { toSnapshot } from '../snapshot/model.js'
+import { snapshotId, snapshotPath } from '../store/layout.js'
+import { writeHomePointer } from '../narrative/pointer.js'
+import { readGitInfo } from '../store/git.js'
+import { addToRegistry } from '../store/registry.js'
+import { headFor } from '../store/store.js'
+import { randomHex } from '../shared/random.js'
+import { readTranscript } from '../transcript/read.js'
+import { type CaptureResult, type CaptureTarget, FORCED, hookMessageIsNew } from './capture.js'
+import type { Deps } from './context.js'
+
+export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
+  const { req, transcript, sid, store, notes } = target
+  await store.ensure()
+  const root = store.layout.root
+
+  return store.withSessionLock(sid, async () => {
+    const loaded = await store.loadCursor(sid)
+    if (loaded.problem) notes.push(`cursor for session ${sid} was unreadable (${loaded.problem}); reading the transcript from the start`)
+    let previous = loaded.head
+    let prevState = loaded.state
+    if (previous && !prevState) {
+      const s = await store.loadState(previous)
+      if (s.problem) notes.push(`state for session ${sid} was unusable (${s.problem}); reading the transcript from the start`)
+      prevState = s.state
+    }
+    if (!previous || !prevState || previous.transcript !== transcript || prevState.version !== STATE_VERSION) {
+      previous = undefined
+      prevState = undefined
+    }
+
+    let state: ExtractState = prevState ? reviveState(prevState) : createState()
+    let delta = createDelta()
+    const ctx = { projectRoot: root }
+    const stats = await readTranscript(
+      transcript,
+      previous?.cursor,
+      (entry) => applyEntry(state, entry, ctx, delta),
+      {
+        onRestart: () => {
+          notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
+          state = createState()
+          delta = createDelta()
+        },
+      },
+    )
+    state.sessionId = sid
+
+    const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
+    const messageIsNew = hookMessageIsNew(req.lastAssistantMessage, { lastAssistantText: state.lastAssistant?.text, lastHookMessage: previous?.lastHookMessage })
+    let lastSnapshot = previous?.lastSnapshot
+    const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state, work: { files: [], prompts: [] } }
+
+    if (!happened && !messageIsNew && !FORCED.has(req.trigger)) {
+      result.reason = lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session'
+    } else {
+      const now = deps.now()
+      const id = snapshotId(now, deps.random4())
+      const snapshot = toSnapshot(state, {
+        id,
+        createdAt: now.toISOString(),
+        trigger: req.trigger,
+        projectRoot: root,
+        projectName: basename(root),
+        sessionId: sid,
+        capture: {
+          transcript,
+          bytesRead: stats.bytesRead,
+          lines: stats.lines,
+          skipped: stats.skipped,
+          entries: stats.entries,
+          restarted: stats.restarted,
+          offset: stats.cursor.offset,
+        },
+        ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
+      })
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched])
+      try {
+        await addToRegistry(
+          deps.bookmarkHome,
+          { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
+          deps.registryCap,
+          pruned,
+        )
+      } catch (e) {
+        notes.push(`registry not updated: ${(e as Error).message}`)
+        await store.logError(`${now.toISOString()} registry not updated: ${(e as Error).message}`).catch(() => undefined)
+      }
+      try {
+        // The latest active project wins the home pointer.
+        const git = await readGitInfo(root)
+        await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), sessionId: sid, task: snapshot.task, ...git }, now)
+      } catch (e) {
+        notes.push(`home pointer not updated: ${(e as Error).message}`)
+        await store.logError(`${now.toISOString()} home pointer not updated: ${(e as Error).message}`).catch(() => undefined)
+      }
+      lastSnapshot = id
+      result.written = true
+      result.snapshot = snapshot
+      result.snapshotFile = snapshotPath(store.layout, id)
+      result.reason = `snapshot ${id} written`
+    }
+
+    const head = headFor(
+      state,
+      {
+        sessionId: sid,
+        transcript,
+        cursor: stats.cursor,
+        updatedAt: deps.now().toISOString(),
+        bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
+        captures: (previous?.captures ?? 0) + 1,
+        ...(lastSnapshot ? { lastSnapshot } : {}),
+        ...(messageIsNew && req.lastAssistantMessage ? { lastHookMessage: req.lastAssistantMessage.slice(0, 4_000) } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
+      },
+      `${Date.now().toString(36)}-${randomHex(4)}`,
+    )
+    result.work = head.work
+    await store.saveCursor(head, state)
+    return result
+  })
+}
