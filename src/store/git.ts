@@ -2,9 +2,9 @@
  * What the project's git says about itself: branch, HEAD, and whether a file is tracked. Reads .git
  * directly (no process) except for the tracked check, which asks git with a short timeout.
  */
-import { execFile } from 'node:child_process'
-import { readFile, stat } from 'node:fs/promises'
+import { readFile, stat } from '../shared/fsp.js'
 import { isAbsolute, join, resolve } from 'node:path'
+import { trackedInIndex } from './git-index.js'
 
 export interface GitInfo {
   branch?: string
@@ -72,8 +72,20 @@ export async function readGitInfo(root: string): Promise<GitInfo> {
   return {}
 }
 
-/** True when git tracks `relPath` in the repository at `root` (false when git is missing or says no). */
-export function isTrackedByGit(root: string, relPath: string, timeoutMs = 2_000): Promise<boolean> {
+/**
+ * True when git tracks `relPath` in the repository at `root` (false outside a repository, or when git
+ * is missing or says no). The index file answers; git itself only when that cannot be read here.
+ */
+export async function isTrackedByGit(root: string, relPath: string, timeoutMs = 2_000): Promise<boolean> {
+  const dir = await gitDir(root)
+  if (!dir) return false
+  const fromIndex = await trackedInIndex(dir, relPath)
+  if (fromIndex !== undefined) return fromIndex
+  return askGit(root, relPath, timeoutMs)
+}
+
+async function askGit(root: string, relPath: string, timeoutMs: number): Promise<boolean> {
+  const { execFile } = await import('node:child_process') // only here: a hook that never asks does not load it
   return new Promise((resolvePromise) => {
     execFile('git', ['ls-files', '--error-unmatch', '--', relPath], { cwd: root, timeout: timeoutMs, windowsHide: true }, (err) => {
       if (!err) return resolvePromise(true)

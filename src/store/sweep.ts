@@ -2,7 +2,7 @@
  * Removing the temp files of writes that a killed process left behind. Only old ones: a fresh temp file
  * may belong to a write in progress right now.
  */
-import { readdir, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from '../shared/fsp.js'
 import { join } from 'node:path'
 import { TEMP_SUFFIX } from './atomic.js'
 
