@@ -142,14 +142,24 @@ export function repetition(source, { sessionId, projectDir, offsetMs = 0 }) {
   }
 }
 
-/** The sources in order, cycled, until their sizes add up to `targetBytes`. */
-function plan(sources, targetBytes) {
+/** The bytes `source` takes once relocated into `projectDir` (ids keep their length; blank lines go). */
+function relocatedBytes(source, projectDir) {
+  const transform = repetition(source, { sessionId: randomUUID(), projectDir, offsetMs: 1 })
+  let n = 0
+  for (const raw of readFileSync(source.path, 'utf8').split('\n')) if (raw.trim() !== '') n += Buffer.byteLength(transform(raw)) + 1
+  return n
+}
+
+/** The sources in order, cycled, until their relocated sizes add up to `targetBytes`. */
+function plan(sources, targetBytes, projectDir) {
+  const sizes = new Map()
   const seq = []
   let total = 0
   for (let i = 0; total < targetBytes; i++) {
     const s = sources[i % sources.length]
+    if (!sizes.has(s)) sizes.set(s, relocatedBytes(s, projectDir))
     seq.push(s)
-    total += s.bytes
+    total += sizes.get(s)
   }
   return seq
 }
@@ -181,7 +191,7 @@ function chainEnd(tail) {
  * its source and line range), the last main-thread uuid (to chain new turns to) and last assistant text.
  */
 export function buildTranscript(path, { sources, targetBytes, projectDir, sessionId, now = Date.now(), gapMs = 60_000 }) {
-  const seq = plan(sources, targetBytes)
+  const seq = plan(sources, targetBytes, projectDir)
   const span = (s) => (Number.isFinite(s.minTs) ? s.maxTs - s.minTs : 0)
   let start = now - 3_600_000 - seq.reduce((sum, s) => sum + span(s) + gapMs, 0)
   const fd = openSync(path, 'w', 0o600)
@@ -222,6 +232,7 @@ export function buildTranscript(path, { sources, targetBytes, projectDir, sessio
   } finally {
     closeSync(fd)
   }
+  if (bytes < targetBytes) throw new Error(`generated ${bytes} bytes of the ${targetBytes} planned for ${path}`)
   return { path, sessionId, projectDir, bytes, lines, repetitions, ...chainEnd(tail) }
 }
 
