@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism, cpus, release, totalmem, type as osType, arch } from 'node:os'
+import { arch, availableParallelism, cpus, loadavg, release, totalmem, type as osType } from 'node:os'
 import { dirname, join } from 'node:path'
 
 export const DOC_BEGIN = '<!-- bench:results:begin -->'
@@ -44,7 +44,13 @@ export function machine(bin, rss) {
     node: process.version,
     cli: `session-bookmark ${version} at ${cliCommit(bin)} (${bin})`,
     rss: rss === 'time' ? '/usr/bin/time -v (ru_maxrss of the child)' : 'preload printing VmHWM of /proc/self/status at exit',
+    loadStart: loadavg()[0],
   }
+}
+
+/** The 1-minute load average at the start and now: other work on the machine shows here. */
+export function loadLine(m) {
+  return `Load average (1 min): ${m.loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, on ${m.cores} cores`
 }
 
 const ms = (v) => (Number.isFinite(v) ? (v >= 100 ? v.toFixed(0) : v.toFixed(1)) : '-')
@@ -79,6 +85,8 @@ export function textReport(r) {
     `spread: p10-p90 of the kept rounds; ratio: median of the hook / median of bare node in the same rounds; pair ratio: median of the per-round ratios`,
     '',
     ...r.goals.map(verdictLine),
+    '',
+    r.load,
     ...(r.settings.quick ? ['', 'BENCH_QUICK: reduced sizes and rounds; the verdicts are indicative only'] : []),
   ].join('\n')
 }
@@ -91,6 +99,7 @@ export function markdownReport(r) {
     `Run of ${r.date} (${s.quick ? 'BENCH_QUICK, indicative only' : 'full size'}): ${s.rounds} paired rounds per hook case after ${s.warmup} warm-up rounds, ${s.captureRuns} runs per first capture, ${s.rssRuns} extra runs per hook case for its peak RSS.`,
     '',
     ...machineLines(r.machine).map((l) => `- ${l}`),
+    `- ${r.load}`,
     `- Transcripts: ${r.transcripts.map((t) => `${t.label} ${(t.bytes / 2 ** 20).toFixed(1)} MB (${t.lines} lines, ${t.repetitions} repetitions of ${t.sources} real sessions, generated in ${(t.ms / 1000).toFixed(1)} s)`).join('; ')}`,
     ...(r.skipped.length > 0 ? [`- Left out of the generated transcripts: ${r.skipped.length} Windows sessions (their paths cannot be relocated onto a POSIX project)`] : []),
     '',
