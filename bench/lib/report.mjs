@@ -109,7 +109,7 @@ export function markdownReport(r) {
     '',
     'Spread: p10-p90 of the kept rounds. Ratio: median of the hook / median of `node -e 0` in the same rounds. Pair ratio: median of the per-round ratios.',
     '',
-    '| goal | verdict | measured | goal |',
+    '| goal | verdict | measured | target |',
     '| --- | --- | ---: | --- |',
     ...r.goals.map((g) => line([g.label, g.pass ? 'PASS' : 'FAIL', g.measured, `${g.goal}${g.detail ? ` (${g.detail})` : ''}`])),
   ].join('\n')
