@@ -1,0 +1,425 @@
+#!/usr/bin/env node
+/**
+ * npm run bench: the goals of issue 7, measured on whole processes of the built CLI.
+ *
+ * - Transcripts of ~50 MB and ~500 MB are generated from the real corpus (bench/lib/corpus.mjs).
+ * - Hook cases run paired rounds A B A B … of `sh -c 'exec node -e 0 < payload'` (A) and
+ *   `sh -c 'exec node <bin> <hook> < payload'` (B); each B run must exit 0 with empty or valid JSON output.
+ * - First captures run `bookmark snapshot` on a fresh store; peak RSS from /usr/bin/time -v.
+ * - Restore runs on a history of 1,000 snapshots and a registry of 500 projects.
+ * It prints the machine, a table and one PASS/FAIL verdict per goal. It never asserts a time: it exits 0
+ * whatever the verdicts, 1 when a case broke (a hook failed, printed garbage, or did not do what the case
+ * measures), 2 when it cannot start (no corpus, bad settings).
+ *
+ * Everything happens in a fresh temp folder (BENCH_TMP, else the system temp) with HOME, CLAUDE_CONFIG_DIR
+ * and BOOKMARK_HOME inside it; the folder is removed at the end unless BENCH_KEEP=1.
+ * Options: --quick (= BENCH_QUICK=1), --markdown FILE (= BENCH_MARKDOWN), --json FILE (= BENCH_JSON),
+ * --update-doc (rewrites the results section of docs/BENCHMARKS.md). Knobs: see docs/BENCHMARKS.md.
+ */
+import { randomUUID } from 'node:crypto'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { REPO_ROOT } from '../stress/lib/env.mjs'
+import { git, gitProject, hookOutputProblem } from '../stress/lib/sandbox.mjs'
+import { buildTranscript, corpusDir, findTurn, loadSources, newTurn } from './lib/corpus.mjs'
+import { NARRATIVE_PROBE, fillRegistry, growHistory, writeNarrative } from './lib/history.mjs'
+import { BenchError, median, nodeCommand, paired, rssMethod, runShell, runWithRss, summary } from './lib/measure.mjs'
+import { loadLine, machine, markdownReport, printHeader, textReport, updateDoc } from './lib/report.mjs'
+
+const MiB = 2 ** 20
+const DEFAULT_BUDGET = 6000
+const SMALL_BUDGET = 1000
+
+class UsageError extends Error {}
+
+/** Sizes, rounds and places, from the environment and the command line. */
+export function settings(env = process.env, argv = process.argv.slice(2)) {
+  const quick = env.BENCH_QUICK === '1' || argv.includes('--quick')
+  const num = (name, full, small, min = 1) => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return quick ? small : full
+    const n = Number(raw)
+    if (!Number.isFinite(n) || n < min) throw new UsageError(`${name}=${raw}: expected a number of at least ${min}`)
+    return n
+  }
+  const flag = (name) => {
+    const i = argv.indexOf(name)
+    if (i < 0) return undefined
+    const v = argv[i + 1]
+    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a file name`)
+    return resolve(v)
+  }
+  const known = new Set(['--quick', '--markdown', '--json', '--update-doc'])
+  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !['--markdown', '--json'].includes(argv[i - 1] ?? ''))
+  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]} (known: ${[...known].join(', ')})`)
+  const s = {
+    quick,
+    rounds: num('BENCH_ROUNDS', 30, 5),
+    warmup: num('BENCH_WARMUP', 3, 1, 0),
+    captureRuns: num('BENCH_CAPTURE_RUNS', 3, 2),
+    rssRuns: num('BENCH_RSS_RUNS', 3, 1),
+    smallMb: num('BENCH_SMALL_MB', 50, 2),
+    bigMb: num('BENCH_BIG_MB', 500, 5),
+    historyMb: quick ? 1 : 4,
+    snapshots: num('BENCH_SNAPSHOTS', 1000, 100),
+    projects: num('BENCH_PROJECTS', 500, 50),
+    tmp: resolve(env.BENCH_TMP || tmpdir()),
+    keep: env.BENCH_KEEP === '1',
+    markdown: flag('--markdown') ?? (env.BENCH_MARKDOWN ? resolve(env.BENCH_MARKDOWN) : undefined),
+    json: flag('--json') ?? (env.BENCH_JSON ? resolve(env.BENCH_JSON) : undefined),
+    updateDoc: argv.includes('--update-doc'),
+    bin: env.BOOKMARK_BENCH_BIN ? resolve(env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.js'),
+    corpus: corpusDir(REPO_ROOT, env),
+  }
+  if (s.updateDoc && s.quick) throw new UsageError('--update-doc records a full run: unset BENCH_QUICK')
+  return s
+}
+
+const progress = (m) => process.stderr.write(`bench: ${m}\n`)
+const size = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MB`
+
+/** A private world: HOME, ~/.claude and ~/.bookmark inside `root/name`, and a git project beside them. */
+function world(root, name) {
+  const dir = join(root, name)
+  const home = join(dir, 'home')
+  mkdirSync(home, { recursive: true })
+  const project = gitProject(join(dir, 'project'))
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    BOOKMARK_HOME: join(home, '.bookmark'),
+    CLAUDE_PROJECT_DIR: project,
+    TMPDIR: dir,
+    NODE_OPTIONS: '',
+  }
+  const sessionId = randomUUID()
+  const transcriptDir = join(env.CLAUDE_CONFIG_DIR, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
+  mkdirSync(transcriptDir, { recursive: true })
+  const head = git(project, 'rev-parse', 'HEAD').trim()
+  return { name, dir, home, project, env, sessionId, transcript: join(transcriptDir, `${sessionId}.jsonl`), branch: 'main', head }
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+function indexHead(w) {
+  return readJson(join(w.project, '.bookmark', 'index.json'))?.snapshots?.[0]?.id
+}
+
+function errorsLogSize(w) {
+  const p = join(w.project, '.bookmark', 'errors.log')
+  return existsSync(p) ? statSync(p).size : 0
+}
+
+/** Throws when a hook run is not a success: exit code, stdout shape, a failure reported on stderr. */
+function checkHookRun(label, hook, r) {
+  if (r.status !== 0) throw new BenchError(`${label}: exit ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`)
+  const problem = hookOutputProblem(hook, r.stdout)
+  if (problem) throw new BenchError(`${label}: ${problem}`)
+  if (/hook (failed|error)/.test(r.stderr)) throw new BenchError(`${label}: ${r.stderr.trim().slice(0, 500)}`)
+}
+
+function additionalContext(r) {
+  return r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout).hookSpecificOutput?.additionalContext
+}
+
+/**
+ * One hook case: the payload written to a file, paired rounds, then `rssRuns` runs for the peak RSS.
+ * `expect(run)` throws when a run did not do what the case measures; `after(run, timed)` collects facts.
+ */
+function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.project, prepare, expect, after, notes }) {
+  progress(`${label}: ${ctx.s.warmup} + ${ctx.s.rounds} paired rounds`)
+  const file = join(w.dir, `payload-${id}.json`)
+  writeFileSync(file, `${JSON.stringify(payload)}\n`)
+  const logBefore = errorsLogSize(w)
+  const check = (r) => {
+    checkHookRun(label, hook, r)
+    expect?.(r)
+  }
+  const result = paired({ a: nodeCommand(['-e', '0'], { stdin: file }), b: nodeCommand([ctx.s.bin, hook], { stdin: file }), env, cwd, rounds: ctx.s.rounds, warmup: ctx.s.warmup, prepare, check, after })
+  const rss = []
+  for (let i = 0; i < ctx.s.rssRuns; i++) {
+    prepare?.()
+    const r = runWithRss([ctx.s.bin, hook], { env, cwd, stdin: file, scratch: ctx.root })
+    check(r)
+    after?.(r, false)
+    rss.push(r.rssKb)
+  }
+  if (errorsLogSize(w) !== logBefore) throw new BenchError(`${label}: the hook logged a failure in ${join(w.project, '.bookmark', 'errors.log')}`)
+  const row = { id, label, kind: 'hook', n: result.hook.n, median: result.hook.median, p10: result.hook.p10, p90: result.hook.p90, bare: result.bare.median, ratio: result.ratio, pairRatio: result.pairRatio, rssMb: Math.max(...rss) / 1024, notes: typeof notes === 'function' ? notes() : notes }
+  ctx.cases.push(row)
+  return row
+}
+
+/** First capture of a generated transcript on a fresh store (project store and bookmark home removed). */
+function captureCase(ctx, w, gen, id, label) {
+  progress(`${label}: ${ctx.s.captureRuns} runs`)
+  const args = [ctx.s.bin, 'snapshot', '--transcript', gen.path, '--cwd', w.project, '--trigger', 'stop', '--json']
+  const times = []
+  const rss = []
+  let entries = 0
+  for (let i = 0; i < ctx.s.captureRuns; i++) {
+    rmSync(join(w.project, '.bookmark'), { recursive: true, force: true })
+    rmSync(w.env.BOOKMARK_HOME, { recursive: true, force: true })
+    const r = runWithRss(args, { env: w.env, cwd: w.project, scratch: ctx.root })
+    if (r.status !== 0) throw new BenchError(`${label}: exit ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`)
+    let out
+    try {
+      out = JSON.parse(r.stdout)
+    } catch {
+      throw new BenchError(`${label}: stdout is not JSON: ${r.stdout.slice(0, 200)}`)
+    }
+    if (out.written !== true) throw new BenchError(`${label}: no snapshot written (${out.reason})`)
+    if (out.stats?.bytesRead !== gen.bytes) throw new BenchError(`${label}: read ${out.stats?.bytesRead} bytes of ${gen.bytes}`)
+    entries = out.stats.entries ?? entries
+    times.push(r.ms)
+    rss.push(r.rssKb)
+  }
+  const t = summary(times)
+  const row = { id, label, kind: 'capture', n: t.n, median: t.median, p10: t.p10, p90: t.p90, bare: Number.NaN, ratio: Number.NaN, pairRatio: Number.NaN, rssMb: Math.max(...rss) / 1024, notes: `read ${size(gen.bytes)} whole, ${entries} entries; timed under the RSS tool` }
+  ctx.cases.push(row)
+  return row
+}
+
+function generate(ctx, w, mb, label) {
+  progress(`generating the ${label} transcript (${mb} MB) in ${w.transcript}`)
+  const started = Date.now()
+  const gen = buildTranscript(w.transcript, { sources: ctx.sources, targetBytes: mb * MiB, projectDir: w.project, sessionId: w.sessionId })
+  const ms = Date.now() - started
+  ctx.transcripts.push({ label, path: gen.path, bytes: gen.bytes, lines: gen.lines, repetitions: gen.repetitions.length, sources: new Set(gen.repetitions.map((r) => r.source)).size, sessionId: gen.sessionId, projectDir: gen.projectDir, ms, repetitionRanges: gen.repetitions })
+  return gen
+}
+
+/** The Stop payload Claude Code sends for this world's session. */
+function stopPayload(w, lastAssistantMessage) {
+  return { session_id: w.sessionId, transcript_path: w.transcript, cwd: w.project, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: lastAssistantMessage ?? '', background_tasks: [], session_crons: [] }
+}
+
+function startupPayload(w, cwd = w.project) {
+  const sid = randomUUID()
+  return { session_id: sid, transcript_path: join(dirname(w.transcript), `${sid}.jsonl`), cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-opus-4-6' }
+}
+
+/** The index must not move during the timed rounds of a case that writes nothing. */
+function unchangedIndex(label, w) {
+  let head
+  return (_r, timed) => {
+    if (!timed) return
+    const now = indexHead(w)
+    head ??= now
+    if (now !== head) throw new BenchError(`${label}: a snapshot was written (${now}); this case measures a hook that has nothing to write`)
+  }
+}
+
+/** Stop after one new turn: a real turn appended (untimed) before each round; each run must write one snapshot. */
+function stopTurnCase(ctx, w, gen, id, label) {
+  let parent = gen.lastUuid
+  let reply
+  const sample = newTurn(ctx.turn, { sessionId: w.sessionId, projectDir: w.project, parentUuid: parent })
+  const read = []
+  let head = indexHead(w)
+  return hookCase(ctx, {
+    id,
+    label,
+    w,
+    hook: 'stop',
+    payload: stopPayload(w, sample.lastAssistantText),
+    env: { ...w.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' },
+    prepare: () => {
+      const t = newTurn(ctx.turn, { sessionId: w.sessionId, projectDir: w.project, parentUuid: parent })
+      appendFileSync(w.transcript, t.text)
+      parent = t.lastUuid
+      reply = t.lastAssistantText
+    },
+    expect: (r) => {
+      if (r.stdout.trim() !== '') throw new BenchError(`${label}: stop printed ${r.stdout.slice(0, 120)} with narrative blocks off`)
+    },
+    after: (_r, timed) => {
+      const now = indexHead(w)
+      if (now === head) throw new BenchError(`${label}: no snapshot written for the new turn (reply ${JSON.stringify(reply?.slice(0, 60))})`)
+      head = now
+      const snap = readJson(join(w.project, '.bookmark', 'snapshots', `${now}.json`))
+      if (timed && Number.isFinite(snap?.capture?.bytesRead)) read.push(snap.capture.bytesRead)
+    },
+    notes: () => `reads ${read.length > 0 ? `${(median(read) / 1024).toFixed(1)} KB` : 'unknown bytes'} per turn; narrative blocks off (BOOKMARK_MAX_NARRATIVE_BLOCKS=0)`,
+  })
+}
+
+function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true }) {
+  const env = budget === DEFAULT_BUDGET ? w.env : { ...w.env, BOOKMARK_RESTORE_BUDGET: String(budget) }
+  const chars = []
+  const row = hookCase(ctx, {
+    id,
+    label,
+    w,
+    hook: 'restore',
+    payload: startupPayload(w, cwd),
+    env,
+    cwd: cwd ?? w.project,
+    expect: (r) => {
+      const text = additionalContext(r)
+      if (text === undefined) throw new BenchError(`${label}: restore printed nothing`)
+      if (probe && !text.includes(NARRATIVE_PROBE)) throw new BenchError(`${label}: the handoff was not restored: ${text.slice(0, 300)}`)
+      chars.push(text.length)
+    },
+    notes: () => `injects ${Math.max(...chars)} characters (budget ${budget})`,
+  })
+  ctx.budgets.push({ budget: budgetKey ?? budget, label, chars: Math.max(...chars) })
+  return row
+}
+
+function findCase(ctx, id) {
+  return ctx.cases.find((c) => c.id === id)
+}
+
+/** One verdict per goal of issue 7. */
+function goals(ctx) {
+  const s = ctx.s
+  const out = []
+  const ratioGoal = (label, id, limit, detail) => {
+    const c = findCase(ctx, id)
+    out.push({ label, pass: c.ratio <= limit, measured: `${c.ratio.toFixed(2)}x bare node`, goal: `at most ${limit.toFixed(1)}x`, detail: detail ?? `pair ratio ${c.pairRatio.toFixed(2)}x` })
+  }
+  ratioGoal('check (not due)', 'check', 1.1)
+  ratioGoal('restore (startup)', 'restore', 1.1)
+  ratioGoal('stop with nothing new', 'stop-idle', 1.1)
+  const turn = findCase(ctx, 'stop-turn-big')
+  ratioGoal(`stop after one new turn, ${size(ctx.bigBytes)} transcript`, 'stop-turn-big', 1.3, `pair ratio ${turn.pairRatio.toFixed(2)}x; ${turn.notes.split(';')[0]}`)
+  for (const [id, limitMs, name] of [
+    ['capture-small', 1000, size(ctx.smallBytes)],
+    ['capture-big', 3000, size(ctx.bigBytes)],
+  ]) {
+    const c = findCase(ctx, id)
+    out.push({ label: `first capture of ${name}, wall time`, pass: c.median < limitMs, measured: `${(c.median / 1000).toFixed(2)} s median`, goal: `under ${limitMs / 1000} s` })
+    out.push({ label: `first capture of ${name}, peak RSS`, pass: c.rssMb < 100, measured: `${c.rssMb.toFixed(0)} MB`, goal: 'under 100 MB' })
+  }
+  for (const budget of [DEFAULT_BUDGET, SMALL_BUDGET]) {
+    const seen = ctx.budgets.filter((b) => b.budget === budget)
+    const worst = Math.max(...seen.map((b) => b.chars))
+    out.push({ label: `restore within its budget of ${budget} (${s.snapshots} snapshots, ${s.projects} projects)`, pass: worst <= budget, measured: `${worst} characters at most`, goal: `at most ${budget}`, detail: `${seen.length} restore case${seen.length > 1 ? 's' : ''}` })
+  }
+  return out
+}
+
+async function main() {
+  let s
+  try {
+    s = settings()
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    console.error(`bench: ${e.message}`)
+    return 2
+  }
+  if (!existsSync(s.bin)) {
+    console.error(`bench: the CLI under test ${s.bin} does not exist (run npm run build, or set BOOKMARK_BENCH_BIN)`)
+    return 2
+  }
+  const m = machine(s.bin, rssMethod())
+  process.stdout.write(printHeader(m, s))
+  const { sources, skipped, missing } = loadSources(s.corpus)
+  if (missing || sources.length === 0) {
+    console.error(`bench: no real transcripts at ${missing ?? join(s.corpus, 'claude')}: the bench generates its transcripts from them (set BOOKMARK_CORPUS to the corpus folder)`)
+    return 2
+  }
+  for (const k of skipped) progress(`left out ${k.name}: ${k.reason}`)
+  const turn = findTurn(sources)
+  if (!turn) {
+    console.error('bench: no request + Edit/Write + result + reply in the corpus to use as the new turn')
+    return 2
+  }
+  mkdirSync(s.tmp, { recursive: true })
+  const root = mkdtempSync(join(s.tmp, 'bm-bench-'))
+  const ctx = { s, root, sources, turn, cases: [], budgets: [], transcripts: [] }
+  let code = 0
+  try {
+    code = run(ctx, m, skipped)
+  } catch (e) {
+    if (!(e instanceof BenchError)) throw e
+    console.error(`bench: BROKEN: ${e.message}`)
+    code = 1
+  } finally {
+    if (s.keep) progress(`kept ${root} (BENCH_KEEP=1)`)
+    else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+  }
+  return code
+}
+
+function run(ctx, m, skipped) {
+  const { s, root } = ctx
+  progress(`working in ${root}`)
+  const newTurnFile = join(root, 'new-turn.jsonl')
+  writeFileSync(newTurnFile, newTurn(ctx.turn, { sessionId: randomUUID(), projectDir: join(root, 'small', 'project'), parentUuid: null }).text)
+
+  const small = world(root, 'small')
+  const big = world(root, 'big')
+  const hist = world(root, 'history')
+  const genSmall = generate(ctx, small, s.smallMb, 'small')
+  const genBig = generate(ctx, big, s.bigMb, 'large')
+  const genHist = generate(ctx, hist, s.historyMb, 'history')
+  ctx.smallBytes = genSmall.bytes
+  ctx.bigBytes = genBig.bytes
+
+  // First captures; the last run of each leaves its store captured for the hook cases.
+  captureCase(ctx, small, genSmall, 'capture-small', `first capture, ${size(genSmall.bytes)}`)
+  captureCase(ctx, big, genBig, 'capture-big', `first capture, ${size(genBig.bytes)}`)
+
+  // Steady state of a long-time user: a fresh handoff, a full registry.
+  for (const w of [small, big]) {
+    writeNarrative(w.project, { sessionId: w.sessionId, branch: w.branch, head: w.head })
+    fillRegistry(w.env.BOOKMARK_HOME, s.projects, join(w.dir, 'other-projects'))
+  }
+
+  hookCase(ctx, { id: 'stop-idle', label: `stop, nothing new (${size(genSmall.bytes)} session)`, w: small, hook: 'stop', payload: stopPayload(small, genSmall.lastAssistantText), after: unchangedIndex('stop, nothing new', small) })
+
+  const checkEnv = { ...small.env, BOOKMARK_INTERVAL: '1440' }
+  const checkPayload = { session_id: small.sessionId, transcript_path: small.transcript, cwd: small.project, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'Make the colors green and yellow' }
+  // The first check of the session is due: it captures and records the time, so the next ones are not due.
+  const payloadFile = join(small.dir, 'payload-check-first.json')
+  writeFileSync(payloadFile, JSON.stringify(checkPayload))
+  checkHookRun('check (first, due)', 'check', runShell(nodeCommand([s.bin, 'check'], { stdin: payloadFile }), { env: checkEnv, cwd: small.project }))
+  const sessionFile = join(small.project, '.bookmark', 'sessions', `${small.sessionId}.json`)
+  if (!readJson(sessionFile)?.lastIntervalSnapshotAt) throw new BenchError(`check (first, due): ${sessionFile} records no interval snapshot`)
+  hookCase(ctx, { id: 'check', label: `check, not due (${size(genSmall.bytes)} session)`, w: small, hook: 'check', payload: checkPayload, env: checkEnv, after: unchangedIndex('check, not due', small) })
+
+  restoreCase(ctx, { id: 'restore', label: `restore, startup (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET })
+
+  stopTurnCase(ctx, small, genSmall, 'stop-turn-small', `stop, one new turn on ${size(genSmall.bytes)}`)
+  stopTurnCase(ctx, big, genBig, 'stop-turn-big', `stop, one new turn on ${size(genBig.bytes)}`)
+
+  // A long history: one real capture, copied into `snapshots` snapshots; `projects` projects in the registry.
+  progress(`history: ${s.snapshots} snapshots, ${s.projects} projects`)
+  const cfg = runShell(nodeCommand([s.bin, 'config', '--project', '--set', `indexCap=${s.snapshots}`]), { env: hist.env, cwd: hist.project })
+  if (cfg.status !== 0) throw new BenchError(`bookmark config --project --set indexCap=${s.snapshots}: ${cfg.stderr}`)
+  const cap = runShell(nodeCommand([s.bin, 'snapshot', '--transcript', genHist.path, '--cwd', hist.project, '--trigger', 'stop', '--json']), { env: hist.env, cwd: hist.project })
+  if (cap.status !== 0) throw new BenchError(`history capture: ${cap.stderr}`)
+  growHistory(hist.project, s.snapshots)
+  fillRegistry(hist.env.BOOKMARK_HOME, s.projects, join(hist.dir, 'other-projects'))
+  writeNarrative(hist.project, { sessionId: hist.sessionId, branch: hist.branch, head: hist.head, long: true })
+  const many = `${s.snapshots} snapshots, ${s.projects} projects`
+  restoreCase(ctx, { id: 'restore-history', label: `restore, ${many}`, w: hist, budget: DEFAULT_BUDGET })
+  restoreCase(ctx, { id: 'restore-history-small', label: `restore, ${many}, budget ${SMALL_BUDGET}`, w: hist, budget: SMALL_BUDGET })
+  restoreCase(ctx, { id: 'restore-home', label: `restore from the home folder, ${many}`, w: hist, cwd: hist.home, budget: DEFAULT_BUDGET })
+
+  const results = { date: new Date().toISOString(), machine: m, settings: { ...s, bin: s.bin }, transcripts: ctx.transcripts.map(({ repetitionRanges, ...t }) => t), skipped, newTurnFile, root, cases: ctx.cases, goals: goals(ctx), load: loadLine(m) }
+  process.stdout.write(`\n${textReport(results)}\n`)
+  if (s.markdown) writeFileSync(s.markdown, `${markdownReport(results)}\n`)
+  if (s.json) writeFileSync(s.json, `${JSON.stringify({ ...results, transcripts: ctx.transcripts }, null, 2)}\n`)
+  if (s.updateDoc) {
+    const doc = join(REPO_ROOT, 'docs', 'BENCHMARKS.md')
+    updateDoc(doc, markdownReport(results))
+    progress(`updated ${doc}`)
+  }
+  return 0
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main()
+}
