@@ -1,8 +1,102 @@
 #!/usr/bin/env node
-// CommonJS (bin/package.json says so): an ES module entry alone costs several percent of a bare Node start.
-// A hook as installed (`bookmark stop`, nothing else) loads its own bundle, which holds only what that
-// hook needs; everything else loads the whole command line. Keep HOOKS equal to src/hooks/names.ts.
+// The `bookmark` command. CommonJS (bin/package.json says so): an ES module entry alone costs several
+// percent of a bare Node start, and the hooks are timed against one (docs/BENCHMARKS.md).
+//
+// A hook as installed (`bookmark stop`, nothing else on the line) loads its own bundle,
+// dist/cli/hook-<name>.cjs, which holds just what that hook does on every call, with V8's code cache:
+// compiling the bundle was the largest part of a hook's own cost, and a cached compile is a fraction of
+// it. The cache lives in <bookmark home>/cache/ (a private folder, never through a symlink), one file per
+// bundle file, named after the file's size, mtime and inode and Node's version, so a rebuilt or updated
+// file never meets a stale cache; V8 rejects a cache made under other flags and the file is compiled as
+// usual. A missing cache is written once, at exit, after the hook has answered. Nothing here may fail a
+// hook: any problem with the cache means an ordinary compile. BOOKMARK_CODE_CACHE=0 turns it off.
+// Every other command line loads the whole CLI (dist/cli/bookmark.cjs). Keep HOOKS equal to src/hooks/names.ts.
+'use strict'
 const HOOKS = ['stop', 'check', 'restore', 'precompact']
 const command = process.argv[2]
-if (process.argv.length === 3 && HOOKS.includes(command)) require(`../dist/cli/hook-${command}.cjs`)
+if (process.argv.length === 3 && HOOKS.includes(command)) runHook(command)
 else require('../dist/cli/bookmark.cjs')
+
+function runHook(name) {
+  const fs = require('node:fs')
+  const { join } = require('node:path')
+  const dist = join(__dirname, '..', 'dist', 'cli')
+  const cache = cacheDir(fs, join)
+  const modules = new Map()
+  const fresh = []
+  const load = (file) => {
+    const known = modules.get(file)
+    if (known) return known.exports
+    const module = { exports: {} }
+    modules.set(file, module)
+    const filename = join(dist, file)
+    const source = fs.readFileSync(filename, 'utf8')
+    const fn = compile(fs, filename, source, cache, fresh)
+    const req = (id) => (id.startsWith('./') ? load(id.slice(2)) : require(id))
+    fn.call(module.exports, module.exports, req, module, filename, dist)
+    return module.exports
+  }
+  if (cache) process.on('exit', () => writeCaches(fs, join, cache, fresh))
+  load(`hook-${name}.cjs`)
+}
+
+/** The cache folder; undefined when off or when it is not a real folder (a symlink is never followed). */
+function cacheDir(fs, join) {
+  if (process.env.BOOKMARK_CODE_CACHE === '0') return undefined
+  try {
+    const home = process.env.BOOKMARK_HOME && process.env.BOOKMARK_HOME.trim() !== '' ? process.env.BOOKMARK_HOME : join(process.env.HOME || require('node:os').homedir(), '.bookmark')
+    const dir = join(home, 'cache')
+    const s = fs.lstatSync(dir, { throwIfNoEntry: false })
+    if (s === undefined) return { dir, home, exists: false }
+    return s.isDirectory() ? { dir, home, exists: true } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The module function of `source`, compiled with the cached code when there is a valid cache for it. */
+function compile(fs, filename, source, cache, fresh) {
+  const { Script } = require('node:vm')
+  let key
+  let cachedData
+  if (cache) {
+    try {
+      const s = fs.statSync(filename)
+      key = `${filename.replace(/^.*[\\/]/, '')}.${s.size}-${Math.trunc(s.mtimeMs)}-${s.ino}-${process.version}-${process.arch}.v8`
+      if (cache.exists) cachedData = fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW })
+    } catch {
+      cachedData = undefined // none yet (or not a plain file): compiled as usual, and written at exit
+    }
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, ...(cachedData ? { cachedData } : {}) })
+  if (key && (!cachedData || script.cachedDataRejected)) fresh.push({ key, script, prefix: key.slice(0, key.indexOf('.cjs.') + 5) })
+  return script.runInThisContext()
+}
+
+/** Writes the caches that were missing (atomically), and removes older ones of the same bundle file. */
+function writeCaches(fs, join, cache, fresh) {
+  if (fresh.length === 0) return
+  try {
+    if (!cache.exists) {
+      fs.mkdirSync(cache.home, { recursive: true, mode: 0o700 })
+      fs.mkdirSync(cache.dir, { mode: 0o700 })
+    }
+  } catch {
+    return
+  }
+  for (const { key, script, prefix } of fresh) {
+    const tmp = join(cache.dir, `${key}.${process.pid}.${Math.random().toString(16).slice(2, 10).padEnd(8, '0')}.tmp`) // the store's temp-file shape
+    try {
+      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
+      fs.renameSync(tmp, join(cache.dir, key))
+      for (const old of fs.readdirSync(cache.dir)) if (old.startsWith(prefix) && old !== key && !old.endsWith('.tmp')) fs.rmSync(join(cache.dir, old), { force: true })
+    } catch {
+      // A full disk, a read-only home: no temp file left behind; the next run compiles as usual and tries again.
+      try {
+        fs.rmSync(tmp, { force: true })
+      } catch {
+        // nothing more to do
+      }
+    }
+  }
+}

@@ -32,6 +32,9 @@ for (const b of builds) {
     cwd: root,
     input: { [b.name]: b.input },
     platform: 'node',
+    // Modules a hook always needs stay in its entry file even when a rarely loaded chunk shares them
+    // (the default would split them into a file of their own: one more file on every call).
+    preserveEntrySignatures: 'allow-extension',
     // Runtime dependencies stay packages of their own (the README's dependency table); Node's modules are Node's.
     external: [...runtimeDeps, /^node:/, ...builtinModules],
     logLevel: 'warn',

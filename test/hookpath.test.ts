@@ -1,0 +1,180 @@
+/**
+ * The hooks' fast path (issue 7): each hook starts from its own bundle with V8's code cache, a capture with
+ * nothing new reads the cursor head only and writes nothing, version 1 cursor files still work, and the
+ * payload arrives whole however the host's socket delivers it.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { HOOKS } from '../src/hooks/names.js'
+import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { REPO_ROOT } from './helpers/corpus.js'
+import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
+
+const DIST = join(REPO_ROOT, 'dist', 'cli')
+
+let sb: Sandbox
+let project: string
+let transcript: string
+beforeEach(async () => {
+  sb = await sandbox()
+  project = join(sb.dir, 'proj')
+  await mkdir(join(project, '.git'), { recursive: true })
+  transcript = join(sb.dir, 'session.jsonl')
+  await writeFile(transcript, jsonl([prompt('Add a parser for the config file'), ...call('t1', 'Write', { file_path: join(project, 'src/parse.ts'), content: 'export {}\n' }), assistantText('Added src/parse.ts.')]))
+})
+
+const payload = (event: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ session_id: 'S1', transcript_path: transcript, cwd: project, hook_event_name: event, ...extra })
+/** A Stop as the host sends it; narrative requests are off so a Stop never writes for them. */
+const stop = (extra: Record<string, unknown> = {}) => runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: payload('Stop', { stop_hook_active: false, ...extra }) })
+
+/** Every file of the store with its modification time. */
+function storeFiles(): Map<string, number> {
+  const out = new Map<string, number>()
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else out.set(p.slice(project.length + 1), statSync(p).mtimeMs)
+    }
+  }
+  walk(join(project, '.bookmark'))
+  return out
+}
+
+describe('bundles', () => {
+  it('bin/bookmark.js knows the same hooks as the command table, and each has its own bundle', () => {
+    const bin = readFileSync(BIN, 'utf8')
+    const listed = /const HOOKS = \[([^\]]*)\]/.exec(bin)?.[1]?.match(/'([a-z]+)'/g)?.map((s) => s.slice(1, -1))
+    expect([...(listed ?? [])].sort()).toEqual(HOOKS.map((h) => h.name).sort())
+    for (const h of HOOKS) expect(existsSync(join(DIST, `hook-${h.name}.cjs`)), h.name).toBe(true)
+  })
+
+  it('the check and stop bundles leave the extraction engine and the redactor to chunks loaded on demand', () => {
+    for (const name of ['check', 'stop']) {
+      const text = readFileSync(join(DIST, `hook-${name}.cjs`), 'utf8')
+      expect(text, name).not.toMatch(/function applyEntry\(/)
+      expect(text, name).not.toMatch(/function redactDeep\(/)
+      expect(text, name).not.toMatch(/require\("node:fs\/promises"\)/)
+    }
+  })
+})
+
+describe('code cache', () => {
+  const cacheDir = (): string => join(sb.env.BOOKMARK_HOME!, 'cache')
+
+  it('is written once, privately, then reused', async () => {
+    expect((await stop()).code).toBe(0)
+    const files = readdirSync(cacheDir())
+    expect(files.some((f) => /^hook-stop\.cjs\..+\.v8$/.test(f))).toBe(true)
+    expect(lstatSync(cacheDir()).mode & 0o777).toBe(0o700)
+    for (const f of files) expect(lstatSync(join(cacheDir(), f)).mode & 0o777, f).toBe(0o600)
+    const before = new Map(files.map((f) => [f, statSync(join(cacheDir(), f)).mtimeMs]))
+    const again = await stop()
+    expect(again.code).toBe(0)
+    expect(again.stderr).toBe('')
+    for (const [f, m] of before) expect(statSync(join(cacheDir(), f)).mtimeMs, f).toBe(m)
+  })
+
+  it('a damaged cache is compiled past and replaced; a cache folder that is a link is not used; BOOKMARK_CODE_CACHE=0 makes none', async () => {
+    expect((await stop()).code).toBe(0)
+    const entry = readdirSync(cacheDir()).find((f) => f.startsWith('hook-stop.cjs.'))!
+    writeFileSync(join(cacheDir(), entry), 'not a V8 cache')
+    const r = await stop()
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(readFileSync(join(cacheDir(), entry)).subarray(0, 14).toString()).not.toBe('not a V8 cache')
+
+    await rm(cacheDir(), { recursive: true })
+    const elsewhere = join(sb.dir, 'elsewhere')
+    mkdirSync(elsewhere)
+    symlinkSync(elsewhere, cacheDir())
+    expect((await stop()).code).toBe(0)
+    expect(readdirSync(elsewhere)).toEqual([])
+
+    await rm(cacheDir())
+    const off = await runCli(['stop'], { env: { ...sb.env, BOOKMARK_CODE_CACHE: '0' }, cwd: project, input: payload('Stop', { stop_hook_active: true }) })
+    expect(off.code).toBe(0)
+    expect(existsSync(cacheDir())).toBe(false)
+  })
+})
+
+describe('a capture with nothing new', () => {
+  it('writes nothing at all, and reads no transcript bytes', async () => {
+    expect((await stop()).code).toBe(0)
+    const head = JSON.parse(await readFile(join(project, '.bookmark', 'cursors', 'S1.json'), 'utf8'))
+    expect(head).toMatchObject({ version: 2, transcript, captures: 1 })
+    expect(head.work.files).toHaveLength(1)
+    expect(head.work.prompts).toHaveLength(1)
+    expect(head).not.toHaveProperty('state')
+    const state = JSON.parse(await readFile(join(project, '.bookmark', 'cursors', 'S1.state.json'), 'utf8'))
+    expect(state.stateId).toBe(head.stateId)
+
+    const before = storeFiles()
+    const again = await stop({ last_assistant_message: 'Added src/parse.ts.' })
+    expect(again).toMatchObject({ code: 0, stdout: '' })
+    expect(storeFiles()).toEqual(before)
+
+    const snap = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    expect(JSON.parse(snap.stdout)).toMatchObject({ written: false, reason: 'no new activity since the last capture', stats: { bytesRead: 0 } })
+  })
+
+  it('a new Stop message, a grown transcript, or a state of another capture means a real capture', async () => {
+    expect((await stop()).code).toBe(0)
+    const snapshots = (): number => readdirSync(join(project, '.bookmark', 'snapshots')).length
+    expect(snapshots()).toBe(1)
+    await stop({ last_assistant_message: 'A reply the transcript does not have yet.' })
+    expect(snapshots()).toBe(2)
+    await appendFile(transcript, jsonl([prompt('Now add tests for the parser')]))
+    await stop()
+    expect(snapshots()).toBe(3)
+    // A head whose state file belongs to another capture: read again from the start, nothing lost.
+    const statePath = join(project, '.bookmark', 'cursors', 'S1.state.json')
+    const st = JSON.parse(await readFile(statePath, 'utf8'))
+    await writeFile(statePath, JSON.stringify({ ...st, stateId: 'someone-else' }))
+    await appendFile(transcript, jsonl([assistantText('Tests next.')]))
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const out = JSON.parse(r.stdout)
+    expect(out.notes.join(' ')).toContain('belongs to another capture')
+    expect(out.stats.restarted).toBe(false)
+    expect(out.stats.bytesRead).toBe(readFileSync(transcript).length)
+  })
+
+  it('a version 1 cursor file (state inside) is read, and replaced by a head and a state file', async () => {
+    expect((await stop()).code).toBe(0)
+    const cursors = join(project, '.bookmark', 'cursors')
+    const head = JSON.parse(await readFile(join(cursors, 'S1.json'), 'utf8'))
+    const { state } = JSON.parse(await readFile(join(cursors, 'S1.state.json'), 'utf8'))
+    const { stateId: _s, work: _w, lastAssistantText: _l, branch: _b, ...rest } = head
+    await writeFile(join(cursors, 'S1.json'), JSON.stringify({ ...rest, version: 1, state }))
+    await rm(join(cursors, 'S1.state.json'))
+    const size = readFileSync(transcript).length
+    await appendFile(transcript, jsonl([prompt('Continue with the tests')]))
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const out = JSON.parse(r.stdout)
+    expect(out.written).toBe(true)
+    expect(out.stats.bytesRead).toBe(readFileSync(transcript).length - size)
+    expect(JSON.parse(await readFile(join(cursors, 'S1.json'), 'utf8'))).toMatchObject({ version: 2, captures: 2 })
+    expect(existsSync(join(cursors, 'S1.state.json'))).toBe(true)
+  })
+})
+
+describe('the payload on a socket', () => {
+  it('arrives whole when the host writes it in pieces, slowly', async () => {
+    await stop()
+    const text = payload('SessionStart', { source: 'startup', session_id: 'S2' })
+    const child = spawn(process.execPath, [BIN, 'restore'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve))
+    for (let i = 0; i < text.length; i += 40) {
+      child.stdin.write(text.slice(i, i + 40))
+      await new Promise((r) => setTimeout(r, 15))
+    }
+    child.stdin.end()
+    expect(await done).toBe(0)
+    expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toContain('Add a parser for the config file')
+  })
+})
