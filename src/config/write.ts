@@ -16,6 +16,6 @@ export async function updateConfigFile(path: string, set: Partial<Record<ConfigK
     const values = r.ok ? { ...r.value.values } : {}
     for (const [k, v] of Object.entries(set)) values[k] = v
     for (const k of unset) delete values[k]
-    await writeJson(path, { version: CONFIG_VERSION, values })
+    await writeJson(path, { version: CONFIG_VERSION, values }, { durable: true })
   })
 }

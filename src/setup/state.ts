@@ -81,7 +81,7 @@ export async function updateRecord(
       emptied = true
       return
     }
-    await writeJson(file, { version: 1, settings } satisfies SetupState)
+    await writeJson(file, { version: 1, settings } satisfies SetupState, { durable: true }) // uninstall depends on it
   })
   // A bookmark home that only ever held this state (setup created it) goes with it.
   if (emptied) await rmdir(bookmarkHome).catch(() => undefined)

@@ -1,7 +1,8 @@
 /**
  * Atomic file replacement that cannot leave half a file behind: the data goes to a new temp file next to
  * the target (created exclusively), is written completely (a short write on a full disk is an error, not
- * a success), synced, and renamed over the target. Any failure removes the temp file.
+ * a success), synced unless the caller says the file need not survive a power cut, and renamed over the
+ * target. Any failure removes the temp file.
  *
  * The rename replaces the target's directory entry: a symlink planted in the store is replaced, never
  * written through. (Settings files, which users often link from their dotfiles, ask for `follow`.)
@@ -13,6 +14,14 @@ export interface AtomicOptions {
   mode?: number
   /** Write to the file a symlink points to (settings.json), keeping its owner. Default: replace the link. */
   follow?: boolean
+  /**
+   * Flush the data to the disk before the rename (default true). Without it the rename is still atomic
+   * for every reader and for a killed process; only a power cut or kernel crash can then leave the
+   * file empty or old. The store's own files, all derived from the transcript and read by code that
+   * survives a damaged file, skip it: at ~1.4 ms a flush, a capture's ten writes cost more than the rest
+   * of the capture (docs/BENCHMARKS.md).
+   */
+  durable?: boolean
 }
 
 /** Temp files are `<target>.<pid>.<8 hex>.tmp`: recognisable, so a sweep can remove those a killed process left. */
@@ -32,7 +41,7 @@ export async function atomicWrite(path: string, data: string | Buffer, options: 
   try {
     await fh.chmod(mode) // the umask may have narrowed or widened it
     await fh.writeFile(data)
-    await fh.sync()
+    if (options.durable !== false) await fh.sync()
   } catch (e) {
     await fh.close().catch(() => undefined)
     await unlink(tmp).catch(() => undefined)

@@ -1,6 +1,8 @@
 /**
  * The low-level writes and reads every stored file goes through: atomic, private (0600 in 0700
- * folders), and redacted. Nothing else in the code base writes to the store.
+ * folders), and redacted. Nothing else in the code base writes to the store. Store files are derived
+ * from transcripts and are not flushed to disk one by one (atomic.ts says why); files people write
+ * through us (configuration, the setup record) ask for `durable`.
  */
 import { lstat, mkdir } from '../shared/fsp.js'
 import { atomicWrite } from './atomic.js'
@@ -16,12 +18,17 @@ export async function ensureDir(path: string): Promise<void> {
   if ((await lstat(path)).isSymbolicLink()) throw new SymlinkRefused(`${path} is a symbolic link: the store never follows links (remove it)`)
 }
 
-export async function writeJson(path: string, value: unknown): Promise<void> {
-  await atomicWrite(path, `${JSON.stringify(redactDeep(value), null, 2)}\n`, { mode: FILE_MODE })
+export interface WriteOptions {
+  /** Flushed to disk before it replaces the old file (default false: see above). */
+  durable?: boolean
 }
 
-export async function writeText(path: string, text: string): Promise<void> {
-  await atomicWrite(path, redact(text), { mode: FILE_MODE })
+export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
+  await atomicWrite(path, `${JSON.stringify(redactDeep(value), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+}
+
+export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {
+  await atomicWrite(path, redact(text), { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export { isObject } from '../shared/json.js'
