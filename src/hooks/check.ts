@@ -33,7 +33,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let work: WorkClock | undefined
   if (due) {
     const { capture } = await import('../ops/capture.js')
-    const result = await capture({ cwd: ctx.cwd, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
+    const result = await capture({ cwd: ctx.cwd, projectRoot: ctx.cfg.projectRoot, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
     await store.updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }

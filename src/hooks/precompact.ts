@@ -15,6 +15,7 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
   const result = await capture(
     {
       cwd: ctx.cwd,
+      projectRoot: ctx.cfg.projectRoot,
       trigger: 'pre_compact',
       ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),

@@ -14,6 +14,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   const result = await capture(
     {
       cwd: ctx.cwd,
+      projectRoot: ctx.cfg.projectRoot,
       trigger: 'stop',
       ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),

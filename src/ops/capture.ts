@@ -24,6 +24,8 @@ export interface CaptureRequest {
   trigger: Trigger
   /** From the Stop payload: the transcript may lag behind it. */
   lastAssistantMessage?: string
+  /** The project root of `cwd` when the caller already knows it (the hooks do). */
+  projectRoot?: string
 }
 
 export interface CaptureResult {
@@ -87,7 +89,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 
   // Never create a store for a folder that does not exist (a hostile or stale payload `cwd`).
   if (!(await isDirectory(cwd))) throw new CaptureError(`working directory ${cwd} does not exist (expected the session's folder)`)
-  const store = await openProject(cwd, deps)
+  const store = req.projectRoot ? new ProjectStore(req.projectRoot, deps.indexCap) : await openProject(cwd, deps)
   if (isHomeScope(store.layout.root, deps.env)) {
     throw new CaptureError(`${store.layout.root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }

@@ -8,8 +8,29 @@
  * of their cost, and `fs/promises` itself loads a dozen more modules on first use. On a local disk
  * these calls take microseconds; the long-lived MCP server answers one request at a time anyway.
  */
-import * as fs from 'node:fs'
-import type { MakeDirectoryOptions, RmOptions, Stats } from 'node:fs'
+import {
+  type Dirent,
+  type MakeDirectoryOptions,
+  type RmOptions,
+  type Stats,
+  chownSync,
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 
 /** Runs `fn` now and gives its result (or its error) as a promise, like the asynchronous call would. */
 function now<T>(fn: () => T): Promise<T> {
@@ -20,20 +41,33 @@ function now<T>(fn: () => T): Promise<T> {
   }
 }
 
-export const stat = (path: string): Promise<Stats> => now(() => fs.statSync(path))
-export const lstat = (path: string): Promise<Stats> => now(() => fs.lstatSync(path))
-export const readdir = (path: string): Promise<string[]> => now(() => fs.readdirSync(path))
-export const unlink = (path: string): Promise<void> => now(() => fs.unlinkSync(path))
-export const rename = (from: string, to: string): Promise<void> => now(() => fs.renameSync(from, to))
-export const realpath = (path: string): Promise<string> => now(() => fs.realpathSync(path))
-export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => fs.chownSync(path, uid, gid))
-export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => fs.rmSync(path, options))
-export const mkdir = (path: string, options?: MakeDirectoryOptions): Promise<string | undefined> => now(() => fs.mkdirSync(path, options))
+export const stat = (path: string): Promise<Stats> => now(() => statSync(path))
+/** stat, or undefined when nothing is there (no error object is made: a hook asks this often). */
+export const statOrNone = (path: string): Promise<Stats | undefined> => now(() => statSync(path, { throwIfNoEntry: false }))
+/** lstat, or undefined when nothing is there. */
+export const lstatOrNone = (path: string): Promise<Stats | undefined> => now(() => lstatSync(path, { throwIfNoEntry: false }))
+export const lstat = (path: string): Promise<Stats> => now(() => lstatSync(path))
+export const readdir = (path: string): Promise<string[]> => now(() => readdirSync(path))
+/** The entries of a folder with their kinds (not following links); none when it cannot be listed. */
+export const direntsOf = (path: string): Promise<Dirent[]> =>
+  now(() => {
+    try {
+      return readdirSync(path, { withFileTypes: true })
+    } catch {
+      return []
+    }
+  })
+export const unlink = (path: string): Promise<void> => now(() => unlinkSync(path))
+export const rename = (from: string, to: string): Promise<void> => now(() => renameSync(from, to))
+export const realpath = (path: string): Promise<string> => now(() => realpathSync(path))
+export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => chownSync(path, uid, gid))
+export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => rmSync(path, options))
+export const mkdir = (path: string, options?: MakeDirectoryOptions): Promise<string | undefined> => now(() => mkdirSync(path, options))
 
 export function readFile(path: string, encoding: BufferEncoding): Promise<string>
 export function readFile(path: string): Promise<Buffer>
 export function readFile(path: string, encoding?: BufferEncoding): Promise<string | Buffer> {
-  return now(() => (encoding ? fs.readFileSync(path, encoding) : fs.readFileSync(path)))
+  return now(() => (encoding ? readFileSync(path, encoding) : readFileSync(path)))
 }
 
 /** What we use of a FileHandle. */
@@ -50,27 +84,27 @@ export interface FileHandle {
 }
 
 export function open(path: string, flags: string | number, mode?: number): Promise<FileHandle> {
-  return now(() => handle(fs.openSync(path, flags, mode ?? 0o666)))
+  return now(() => handle(openSync(path, flags, mode ?? 0o666)))
 }
 
 function handle(fd: number): FileHandle {
   return {
     fd,
-    read: (buffer, offset, length, position) => now(() => ({ bytesRead: fs.readSync(fd, buffer, offset, length, position), buffer })),
-    stat: () => now(() => fs.fstatSync(fd)),
-    readFile: (encoding) => now(() => fs.readFileSync(fd, encoding)),
+    read: (buffer, offset, length, position) => now(() => ({ bytesRead: readSync(fd, buffer, offset, length, position), buffer })),
+    stat: () => now(() => fstatSync(fd)),
+    readFile: (encoding) => now(() => readFileSync(fd, encoding)),
     writeFile: (data) =>
       now(() => {
         const buf = typeof data === 'string' ? Buffer.from(data) : data
         let off = 0
         while (off < buf.length) {
-          const n = fs.writeSync(fd, buf, off, buf.length - off)
+          const n = writeSync(fd, buf, off, buf.length - off)
           if (n <= 0) throw Object.assign(new Error(`short write (${off} of ${buf.length} bytes)`), { code: 'EIO' })
           off += n
         }
       }),
-    chmod: (mode) => now(() => fs.fchmodSync(fd, mode)),
-    sync: () => now(() => fs.fsyncSync(fd)),
-    close: () => now(() => fs.closeSync(fd)),
+    chmod: (mode) => now(() => fchmodSync(fd, mode)),
+    sync: () => now(() => fsyncSync(fd)),
+    close: () => now(() => closeSync(fd)),
   }
 }

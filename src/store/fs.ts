@@ -1,10 +1,9 @@
 /** Small file-system questions asked in several places; none of them throws. */
-import { lstat, stat } from '../shared/fsp.js'
+import { lstatOrNone, statOrNone } from '../shared/fsp.js'
 
 export async function pathExists(p: string): Promise<boolean> {
   try {
-    await stat(p)
-    return true
+    return (await statOrNone(p)) !== undefined
   } catch {
     return false
   }
@@ -12,7 +11,7 @@ export async function pathExists(p: string): Promise<boolean> {
 
 export async function isDirectory(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isDirectory()
+    return (await statOrNone(p))?.isDirectory() === true
   } catch {
     return false
   }
@@ -20,7 +19,7 @@ export async function isDirectory(p: string): Promise<boolean> {
 
 export async function isFile(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isFile()
+    return (await statOrNone(p))?.isFile() === true
   } catch {
     return false
   }
@@ -29,7 +28,7 @@ export async function isFile(p: string): Promise<boolean> {
 /** True when `path` exists and is a symbolic link (the store never follows one). */
 export async function isSymlink(path: string): Promise<boolean> {
   try {
-    return (await lstat(path)).isSymbolicLink()
+    return (await lstatOrNone(path))?.isSymbolicLink() === true
   } catch {
     return false
   }

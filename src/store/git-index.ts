@@ -8,7 +8,8 @@
 import { type FileHandle, open, readFile, readdir } from '../shared/fsp.js'
 import { join } from 'node:path'
 
-const CHUNK = 64 * 1024
+/** The first read: the entries that matter are at the start; later reads grow the window fourfold. */
+const FIRST_READ = 4 * 1024
 
 /** The index file as a growing window: `need(n)` makes sure `n` bytes from the start are loaded. */
 class Window {
@@ -19,7 +20,7 @@ class Window {
 
   async need(n: number): Promise<boolean> {
     while (this.buf.length < n && !this.ended) {
-      const more = Buffer.alloc(Math.max(CHUNK, n - this.buf.length))
+      const more = Buffer.alloc(Math.max(this.buf.length === 0 ? FIRST_READ : this.buf.length * 3, n - this.buf.length))
       const { bytesRead } = await this.fh.read(more, 0, more.length, this.buf.length)
       if (bytesRead === 0) this.ended = true
       this.buf = Buffer.concat([this.buf, more.subarray(0, bytesRead)])

@@ -3,7 +3,7 @@
  * Apart from files.ts (the writes) so that a hook which only reads does not load the redactor.
  */
 import { constants } from 'node:fs'
-import { open } from '../shared/fsp.js'
+import { lstatOrNone, open } from '../shared/fsp.js'
 
 export class SymlinkRefused extends Error {}
 
@@ -26,6 +26,8 @@ export type ReadJson<T> = { ok: true; value: T } | { ok: false; missing: boolean
 export async function readJson<T>(path: string, guard: (v: unknown) => v is T): Promise<ReadJson<T>> {
   let text: string
   try {
+    // Most files asked for are often absent (configuration, a new session's state): no error object for that.
+    if ((await lstatOrNone(path)) === undefined) return { ok: false, missing: true, reason: 'missing' }
     text = await readStoreFile(path)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

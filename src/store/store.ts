@@ -2,7 +2,7 @@
  * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
  * trail are written atomically; the shared ones under the project lock.
  */
-import { readdir, rm, stat } from '../shared/fsp.js'
+import { direntsOf, readdir, rm, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '../narrative/freshness.js'
@@ -181,9 +181,13 @@ export class ProjectStore {
   guard(): Promise<void> {
     this.guarded ??= (async () => {
       const l = this.layout
-      for (const dir of [l.dir, l.snapshots, l.trailsDir, l.cursors, l.sessions]) {
-        if (await isSymlink(dir)) throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
+      const refuse = (dir: string): never => {
+        throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
       }
+      if (await isSymlink(l.dir)) refuse(l.dir)
+      // One listing tells the kind of every folder in the store (what lstat of each would tell).
+      const inside = new Set([l.snapshots, l.trailsDir, l.cursors, l.sessions].map((d) => basename(d)))
+      for (const entry of await direntsOf(l.dir)) if (inside.has(entry.name) && entry.isSymbolicLink()) refuse(`${l.dir}/${entry.name}`)
     })()
     return this.guarded
   }

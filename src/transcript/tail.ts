@@ -16,17 +16,19 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
   const fh = await open(path, 'r')
   try {
     const { size } = await fh.stat()
-    let window = Math.min(64 * 1024, size)
+    let window = Math.min(16 * 1024, size)
     for (;;) {
       const start = size - window
-      const buf = Buffer.alloc(window)
-      await fh.read(buf, 0, window, start)
-      const lines = buf.toString('utf8').split('\n')
-      if (start > 0) lines.shift() // the first piece may be the middle of a line
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i]!
-        if (!line.includes('"usage"')) continue
-        for (const e of parseLine(line, 0).entries) {
+      const buf = Buffer.allocUnsafe(window)
+      const data = buf.subarray(0, (await fh.read(buf, 0, window, start)).bytesRead)
+      // Lines from the last one back, found and tested as bytes: only a line that names "usage" is decoded.
+      for (let end = data.length; end > 0; ) {
+        const nl = data.lastIndexOf(0x0a, end - 1)
+        if (nl < 0 && start > 0) break // the first piece may be the middle of a line
+        const line = data.subarray(nl + 1, end)
+        end = nl
+        if (line.indexOf(USAGE) === -1) continue
+        for (const e of parseLine(line.toString('utf8'), 0).entries) {
           if (e.kind === 'assistant' && !e.sidechain && !e.apiError && e.usage) {
             const tokens = e.usage.input + e.usage.cacheRead + e.usage.cacheCreation
             return { tokens, ...(e.model ? { model: e.model } : {}), ...(e.timestamp ? { timestamp: e.timestamp } : {}) }
@@ -40,6 +42,8 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
     await fh.close()
   }
 }
+
+const USAGE = Buffer.from('"usage"')
 
 /**
  * Models whose context window is 1,000,000 tokens: `[1m]` variants, and the generation-5 models (Claude
