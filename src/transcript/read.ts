@@ -41,6 +41,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
 export interface ReadOptions {
   maxLineBytes?: number
+  /** Bytes read at a time (tests use tiny reads to put chunk boundaries everywhere). */
+  chunkBytes?: number
   /** Called before any entry when the cursor did not fit and reading starts again from byte 0. */
   onRestart?: () => void
 }
@@ -65,6 +67,7 @@ export async function readTranscript(
   options: ReadOptions = {},
 ): Promise<ReadStats> {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
+  const chunk = Math.max(1, options.chunkBytes ?? CHUNK)
   const fh = await open(path, 'r')
   try {
     const { size } = await fh.stat()
@@ -94,75 +97,73 @@ export async function readTranscript(
       partialTail: false,
       entries: 0,
     }
-    const decoder = new TextDecoder('utf-8', { fatal: false })
-    let pending: Buffer[] = []
-    let pendingLen = 0
-    let dropping = false
-    let position = start.offset
     let lineNo = start.lines
-
-    const consumeLine = (buf: Buffer): void => {
-      lineNo++
-      stats.lines++
-      let text = decoder.decode(buf)
-      if (text.endsWith('\r')) text = text.slice(0, -1)
-      const parsed = parseLine(text, lineNo)
-      if (!parsed.ok) stats.skipped++
+    const emit = (text: string, line: number): boolean => {
+      const parsed = parseLine(text, line)
       for (const entry of parsed.entries) {
         stats.entries++
         onEntry(entry)
       }
+      return parsed.ok
     }
 
-    const chunk = Buffer.alloc(CHUNK)
+    // One buffer, read into after the unfinished line it holds: a line is decoded straight from it, never
+    // copied on its own. A line longer than the buffer grows it (up to the line cap); a line over the cap is
+    // dropped while it streams past, so it never needs the memory.
+    let buf = Buffer.allocUnsafe(chunk)
+    let lineStart = 0 // where the unfinished line starts in `buf`
+    let filled = 0 // bytes of `buf` holding file data
+    let dropping = false // the current line is over the cap: its bytes are discarded up to its newline
+    let position = start.offset // file offset of `buf[filled]`
     while (position < size) {
-      const want = Math.min(CHUNK, size - position)
-      const { bytesRead } = await fh.read(chunk, 0, want, position)
+      if (lineStart === filled) {
+        filled = lineStart = 0
+        if (buf.length > chunk) buf = Buffer.allocUnsafe(chunk) // back to normal after a long line
+      } else if (buf.length - filled < chunk / 4) {
+        // Little room left: move the unfinished line to the front, into a larger buffer if it fills half of this one.
+        const unfinished = filled - lineStart
+        if (unfinished > buf.length / 2) {
+          const larger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine + chunk))
+          buf.copy(larger, 0, lineStart, filled)
+          buf = larger
+        } else {
+          buf.copyWithin(0, lineStart, filled)
+        }
+        filled = unfinished
+        lineStart = 0
+      }
+      const { bytesRead } = await fh.read(buf, filled, Math.min(buf.length - filled, size - position), position)
       if (bytesRead <= 0) break
       stats.bytesRead += bytesRead
-      let from = 0
-      while (from < bytesRead) {
-        const nl = chunk.indexOf(0x0a, from)
-        const end = nl === -1 || nl >= bytesRead ? bytesRead : nl
-        const piece = chunk.subarray(from, end)
-        if (!dropping) {
-          if (pendingLen + piece.length > maxLine) {
-            dropping = true
-            pending = []
-            pendingLen = 0
-          } else if (piece.length > 0) {
-            pending.push(Buffer.from(piece))
-            pendingLen += piece.length
-          }
-        }
-        if (end === bytesRead && (nl === -1 || nl >= bytesRead)) break
-        // A complete line ends at `end`.
-        if (dropping) {
-          lineNo++
-          stats.lines++
+      let from = filled
+      filled += bytesRead
+      position += bytesRead
+      const data = buf.subarray(0, filled) // what lies beyond is stale
+      for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+        lineNo++
+        stats.lines++
+        if (dropping || nl - lineStart > maxLine) {
           stats.oversized++
           stats.skipped++
           dropping = false
         } else {
-          consumeLine(pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingLen))
+          const end = nl > lineStart && buf[nl - 1] === 0x0d ? nl - 1 : nl
+          if (!emit(buf.toString('utf8', lineStart, end), lineNo)) stats.skipped++
         }
-        pending = []
-        pendingLen = 0
-        stats.cursor.offset = position + end + 1
+        lineStart = from = nl + 1
+        stats.cursor.offset = position - (filled - lineStart)
         stats.cursor.lines = lineNo
-        from = end + 1
       }
-      position += bytesRead
+      if (!dropping && filled - lineStart > maxLine) dropping = true
+      if (dropping) filled = lineStart = 0
     }
 
     // An unterminated last line: consume it only if it is a whole JSON record; else leave it for next time.
     if (dropping) {
       stats.partialTail = true
-    } else if (pendingLen > 0) {
-      const buf = Buffer.concat(pending, pendingLen)
-      let text = decoder.decode(buf)
-      if (text.endsWith('\r')) text = text.slice(0, -1)
-      const parsed = parseLine(text, lineNo + 1)
+    } else if (filled > lineStart) {
+      const end = buf[filled - 1] === 0x0d ? filled - 1 : filled
+      const parsed = parseLine(buf.toString('utf8', lineStart, end), lineNo + 1)
       if (parsed.ok && parsed.entries.length > 0) {
         lineNo++
         stats.lines++
