@@ -29,10 +29,11 @@ function firstMeaningfulLine(text: string): string {
 
 export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined): void {
   if (tool.sidechain) return
-  const target = errorTarget(tool)
   if (!isError) {
+    // The target (redacted, so not free) is worked out only when an open error of this tool could match it.
+    let target: string | undefined
     for (const err of state.errors) {
-      if (!err.resolved && err.tool === tool.name && err.target === target) {
+      if (!err.resolved && err.tool === tool.name && err.target === (target ??= errorTarget(tool))) {
         err.resolved = true
         if (ts !== undefined) err.resolvedTs = ts
       }
@@ -40,7 +41,7 @@ export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultT
     return
   }
   if (isRejection(resultText)) return
-  const rec: ErrorRecord = { tool: tool.name, target, message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
+  const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
   const when = ts ?? tool.ts
   if (when !== undefined) rec.ts = when
   state.errors.push(rec)
