@@ -198,3 +198,14 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     expect(stats).toMatchObject({ lines: 52, skipped: 0, partialTail: false })
   })
 })
+
+describe('readTranscript: a callback that throws', () => {
+  it('passes the error on after the read in flight has settled', async () => {
+    const p = join(dir, 'throws.jsonl')
+    await writeFile(p, jsonl(Array.from({ length: 200 }, (_, i) => prompt(`line ${i}`))))
+    const boom = new Error('boom')
+    await expect(readTranscript(p, undefined, () => {
+      throw boom
+    }, { chunkBytes: 512 })).rejects.toBe(boom)
+  })
+})

@@ -98,6 +98,7 @@ export async function readTranscript(
       entries: 0,
     }
     let lineNo = start.lines
+    let inFlight: Promise<{ bytesRead: number }> | undefined
     const emit = (text: string, line: number): boolean => {
       const parsed = parseLine(text, line)
       for (const entry of parsed.entries) {
@@ -107,55 +108,71 @@ export async function readTranscript(
       return parsed.ok
     }
 
-    // One buffer, read into after the unfinished line it holds: a line is decoded straight from it, never
-    // copied on its own. A line longer than the buffer grows it (up to the line cap); a line over the cap is
-    // dropped while it streams past, so it never needs the memory.
-    let buf = Buffer.allocUnsafe(chunk)
-    let lineStart = 0 // where the unfinished line starts in `buf`
+    // One buffer: each line is decoded straight from it, never copied on its own. The next read goes into the
+    // free space after the data while the lines already there are parsed, so the disk and the parser overlap.
+    // A line longer than the buffer grows it; a line over the cap is dropped while it streams past.
+    const normal = 4 * chunk
+    let buf = Buffer.allocUnsafe(normal)
+    let lineStart = 0 // where the first line not yet consumed starts in `buf`
+    let from = 0 // where to look for the next newline
     let filled = 0 // bytes of `buf` holding file data
     let dropping = false // the current line is over the cap: its bytes are discarded up to its newline
     let position = start.offset // file offset of `buf[filled]`
-    while (position < size) {
-      if (lineStart === filled) {
-        filled = lineStart = 0
-        if (buf.length > chunk) buf = Buffer.allocUnsafe(chunk) // back to normal after a long line
-      } else if (buf.length - filled < chunk / 4) {
-        // Little room left: move the unfinished line to the front, into a larger buffer if it fills half of this one.
-        const unfinished = filled - lineStart
-        if (unfinished > buf.length / 2) {
-          const larger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine + chunk))
-          buf.copy(larger, 0, lineStart, filled)
-          buf = larger
-        } else {
-          buf.copyWithin(0, lineStart, filled)
-        }
-        filled = unfinished
-        lineStart = 0
+
+    /** Room for a whole read after the data still needed, by moving that data to the front and resizing if it must. */
+    const makeRoom = (): void => {
+      const keep = filled - lineStart
+      let capacity = buf.length
+      if (keep + chunk > capacity) capacity = Math.min(Math.max(capacity * 2, keep + chunk), maxLine + 2 * chunk)
+      else if (capacity > normal && keep + chunk <= normal) capacity = normal // back to normal after a long line
+      if (capacity !== buf.length) {
+        const next = Buffer.allocUnsafe(capacity)
+        buf.copy(next, 0, lineStart, filled)
+        buf = next
+      } else {
+        buf.copyWithin(0, lineStart, filled)
       }
-      const { bytesRead } = await fh.read(buf, filled, Math.min(buf.length - filled, size - position), position)
-      if (bytesRead <= 0) break
-      stats.bytesRead += bytesRead
-      let from = filled
-      filled += bytesRead
-      position += bytesRead
-      const data = buf.subarray(0, filled) // what lies beyond is stale
-      for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
-        lineNo++
-        stats.lines++
-        if (dropping || nl - lineStart > maxLine) {
-          stats.oversized++
-          stats.skipped++
-          dropping = false
-        } else {
-          const end = nl > lineStart && buf[nl - 1] === 0x0d ? nl - 1 : nl
-          if (!emit(buf.toString('utf8', lineStart, end), lineNo)) stats.skipped++
+      from -= lineStart
+      filled = keep
+      lineStart = 0
+    }
+
+    try {
+      for (;;) {
+        if (position < size) {
+          if (buf.length - filled < chunk) makeRoom()
+          inFlight = fh.read(buf, filled, Math.min(chunk, buf.length - filled, size - position), position)
         }
-        lineStart = from = nl + 1
-        stats.cursor.offset = position - (filled - lineStart)
-        stats.cursor.lines = lineNo
+        const data = buf.subarray(0, filled) // the read in flight writes only after `filled`
+        for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+          lineNo++
+          stats.lines++
+          if (dropping || nl - lineStart > maxLine) {
+            stats.oversized++
+            stats.skipped++
+            dropping = false
+          } else {
+            const end = nl > lineStart && buf[nl - 1] === 0x0d ? nl - 1 : nl
+            if (!emit(buf.toString('utf8', lineStart, end), lineNo)) stats.skipped++
+          }
+          lineStart = from = nl + 1
+          stats.cursor.offset = position - (filled - lineStart)
+          stats.cursor.lines = lineNo
+        }
+        from = filled
+        if (!dropping && filled - lineStart > maxLine) dropping = true
+        if (dropping) lineStart = filled // discarded; the next makeRoom reclaims the space
+        if (!inFlight) break
+        const { bytesRead } = await inFlight
+        inFlight = undefined
+        if (bytesRead <= 0) break
+        stats.bytesRead += bytesRead
+        filled += bytesRead
+        position += bytesRead
       }
-      if (!dropping && filled - lineStart > maxLine) dropping = true
-      if (dropping) filled = lineStart = 0
+    } finally {
+      // Never close the file under a read still running (a callback may have thrown).
+      await inFlight?.catch(() => undefined)
     }
 
     // An unterminated last line: consume it only if it is a whole JSON record; else leave it for next time.
