@@ -8,7 +8,7 @@ import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInsid
 import { type LineDiff, lineDiff, patchLines } from './diff.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
-import { type ShellFileOp, finalDirectory, shellFileOps } from './shell.js'
+import { type ShellFileOp, shellEffects } from './shell.js'
 
 export interface FileContext {
   projectRoot: string
@@ -197,19 +197,11 @@ type ShellTool = Omit<PendingTool, 'cwd'> & { cwd: string | null | undefined }
 export function applyShellTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool): void {
   const command = str(tool.input.command)
   if (!command) return
-  let ops: ShellFileOp[]
-  try {
-    ops = shellFileOps(command, tool.name === 'PowerShell' ? 'powershell' : 'bash')
-  } catch {
-    return
-  }
+  const { ops, finalDirectory: after } = shellEffects(command, tool.name === 'PowerShell' ? 'powershell' : 'bash')
   // The main thread's shell keeps its directory between calls; a subagent's shell is its own.
   const shellCwd = tool.sidechain ? tool.cwd : state.shellCwd === undefined ? tool.cwd : state.shellCwd
-  const shell = tool.name === 'PowerShell' ? 'powershell' : 'bash'
   for (const op of ops) applyShellOp(state, ctx, delta, { ...tool, cwd: shellCwd }, op)
-  if (tool.sidechain) return
-  const after = finalDirectory(command, shell)
-  if (after === undefined) return
+  if (tool.sidechain || after === undefined) return
   if (after === null || after.startsWith('~') || shellCwd === null) {
     state.shellCwd = after !== null && isAbsolutePath(after) ? after : null
     return
