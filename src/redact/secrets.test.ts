@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SECRET_KINDS, TOO_DEEP_MARKER, cutRedacted, redact, redactDeep } from './secrets.js'
+import { HINTS, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, hintsIn, redact, redactDeep } from './secrets.js'
 
 // Fake but correctly shaped secrets, generated so that no secret-looking literal sits in the repository
 // (secret scanners would flag this file otherwise). Seeded: every run sees the same strings.
@@ -1076,5 +1076,42 @@ describe.skipIf(!corpusPresent)(`redact on real transcripts (${CORPUS})`, () => 
     // the one secret-shaped value in these files is a test fixture the session wrote on purpose
     expect(hits.every((hit) => hit.includes('OMP_SECRET=[REDACTED:secret]'))).toBe(true)
     expect(byFile['cc-2.1.219-windows-hook-nonblocking-error-be2220da.jsonl']).toBeGreaterThan(0)
+  })
+})
+
+describe('redact: the cheap tests that skip a rule', () => {
+  it('hintsIn finds exactly the hints that `includes` finds', () => {
+    const next = prng(29)
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
+    const texts = [
+      '', 'g', 'gh', 'sk-ant-', 'xsk-ant-x', 'é-é.éQ~', '\u{1F600}eyJ', 'a'.repeat(50),
+      HINTS.join(''), HINTS.join(' '), [...HINTS].reverse().join('é'), HINTS.map((h) => h.toUpperCase()).join(' '),
+    ]
+    for (let n = 0; n < 2000; n++) {
+      let text = ''
+      const parts = Math.floor(next() * 12)
+      for (let i = 0; i < parts; i++) text += next() < 0.4 ? pick(HINTS) : next() < 0.5 ? fake2(ALNUM, 1 + Math.floor(next() * 6)) : pick(['é', ' ', '\n', '→', '.', '-', '_'])
+      texts.push(text)
+    }
+    for (const text of texts) {
+      const found = hintsIn(text)
+      expect({ text, found: HINTS.filter((_, id) => found[id] === 1) }).toEqual({ text, found: HINTS.filter((h) => text.includes(h)) })
+    }
+  })
+
+  it('names every key ending that an assignment rule judges in SENSITIVE_WORDS', () => {
+    const keys = ['password', 'PASSWD', 'passphrase', 'DB_PASS', 'pwd', 'client_secret', 'authToken', 'secret_key_base', 'API_KEY', 'access-key', 'privateKey', 'secret.key', 'authkey', 'signing_key', 'encryptionKey', 'masterKey', 'account_key', 'sasKey']
+    for (const key of keys) {
+      expect(SENSITIVE_WORDS.some((word) => key.toLowerCase().includes(word))).toBe(true)
+      expect(redact(`${key}=Zq8vR2mX9kLp4Tw7`)).toBe(`${key}=${mark(key.toLowerCase().includes('pass') || key.toLowerCase().endsWith('pwd') ? 'password' : /token$/i.test(key) ? 'token' : /api.?key$/i.test(key) ? 'api-key' : 'secret')}`)
+    }
+  })
+
+  it('still finds a token that starts with a class wherever it stands', () => {
+    const mailgun = `${fake2(HEX, 32)}-${fake2(HEX, 8)}-${fake2(HEX, 8)}`
+    for (const text of [mailgun, `x ${mailgun}`, `${mailgun}.`, `re-run a-b ${'ab12'.repeat(20)}-x ${mailgun}`, `${'é'.repeat(40)}${mailgun}`]) {
+      expect(redact(text)).toContain(mark('mailgun-key'))
+    }
+    expect(redact(`${fake2(HEX, 31)}-${fake2(HEX, 8)}-${fake2(HEX, 8)}`)).not.toContain('[REDACTED')
   })
 })
