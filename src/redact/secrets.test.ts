@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { HINTS, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, hintsIn, redact, redactDeep } from './secrets.js'
+import { HINTS, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, hintsIn, mayRedactTo, redact, redactDeep } from './secrets.js'
 
 // Fake but correctly shaped secrets, generated so that no secret-looking literal sits in the repository
 // (secret scanners would flag this file otherwise). Seeded: every run sees the same strings.
@@ -1113,5 +1113,38 @@ describe('redact: the cheap tests that skip a rule', () => {
       expect(redact(text)).toContain(mark('mailgun-key'))
     }
     expect(redact(`${fake2(HEX, 31)}-${fake2(HEX, 8)}-${fake2(HEX, 8)}`)).not.toContain('[REDACTED')
+  })
+})
+
+describe('mayRedactTo', () => {
+  const PARTS = [
+    'ghp_', 'sk-ant-api03-', 'xoxb-', 'AKIA', 'eyJ', '.eyJ', 'password', 'token', 'api_key', 'PASS', '=', ': ', '"', "'",
+    ' ', '\t', '\n', '://', '@', 'https://u:', 'Bearer', 'Bearer ', 'Basic ', 'Authorization:', '--password ', '-u ',
+    'login x password ', '?sig=', 'AccountKey=', '-----BEGIN RSA PRIVATE KEY-----', '[REDACTED:token]', '[REDACTED:', 'é',
+  ]
+
+  it('is true for every cut of a redacted text whose white space is folded', () => {
+    const next = prng(41)
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
+    let redacted = 0
+    for (let n = 0; n < 3000; n++) {
+      let text = ''
+      const parts = 1 + Math.floor(next() * 25)
+      for (let i = 0; i < parts; i++) text += next() < 0.5 ? pick(PARTS) : fake2(ALNUM, 1 + Math.floor(next() * 40))
+      text = text.replace(/\s+/g, ' ').trim()
+      const whole = redact(text)
+      if (whole !== text) redacted++
+      for (const max of [0, 5, 20, 60, 160, Math.floor(next() * (whole.length + 5))]) {
+        const stored = cutRedacted(text, max)
+        expect({ text, max, ok: mayRedactTo(text, stored) }).toEqual({ text, max, ok: true })
+      }
+    }
+    expect(redacted).toBeGreaterThan(500)
+  })
+
+  it('is false when the text differs before the first marker', () => {
+    expect(mayRedactTo('git push origin main', 'git pull origin main')).toBe(false)
+    expect(mayRedactTo('curl -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(true)
+    expect(mayRedactTo('wget -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(false)
   })
 })

@@ -156,6 +156,17 @@ export function cutRedacted(text: string, max: number): string {
   return out.slice(0, cut)
 }
 
+/**
+ * False only when `cutRedacted(text, max)` cannot be `stored` for any `max`: a cheap test before redacting `text` just
+ * to compare it with a stored result. Every rule keeps the text in front of the marker it puts in, so a redacted
+ * text agrees with its source up to its first `[REDACTED:`, and a cut keeps a prefix. One rule rewrites blanks
+ * (`Bearer<TAB>x` becomes `Bearer [REDACTED…]`): `text` must have its white space folded to single spaces.
+ */
+export function mayRedactTo(text: string, stored: string): boolean {
+  const marker = stored.indexOf('[REDACTED:')
+  return text.startsWith(marker === -1 ? stored : stored.slice(0, marker))
+}
+
 function redactOnce(text: string): string {
   let out = redactPrivateKeys(text)
   const short = out.length < 4096 // hints pay off on the many short strings; a long one contains them all anyway
