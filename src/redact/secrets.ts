@@ -169,35 +169,36 @@ export function mayRedactTo(text: string, stored: string): boolean {
 
 function redactOnce(text: string): string {
   let out = redactPrivateKeys(text)
-  const short = out.length < 4096 // hints pay off on the many short strings; a long one contains them all anyway
-  // The hints of a short text, found in one scan; they describe `scanned`, so once a rule has changed the text the
-  // remaining rules look their hints up in the new text.
+  // The needles of a short text, found in one scan; they describe `scanned`, so once a rule has changed the text
+  // the next ones are looked up in the new text. A long text is not scanned: it holds the hints anyway.
   const scanned = out
-  const found = short ? hintsIn(out) : undefined
-  for (const rule of TOKENS) {
-    const hinted = !short && !rule.hintAlways ? true : found !== undefined && out === scanned ? anyFound(rule.hintIds, found) : rule.hints.some((hint) => out.includes(hint))
-    if (hinted && (rule.requires === undefined || rule.requires(out))) out = out.replace(rule.re, rule.replace)
-  }
-  // The case-insensitive rules below match only where their literal words occur in some letter case: a rule
-  // whose word is not in the lower-cased text cannot match, and is not run.
+  const found = out.length < 4096 ? needlesIn(out) : undefined
   let lowerOf = ''
   let lower = ''
-  const mentions = (word: string): boolean => {
+  const holds = (id: number): boolean => {
+    if (found !== undefined && out === scanned) return found[id] === 1
+    const needle = NEEDLES[id]!
+    if (!needle.anyCase) return out.includes(needle.text)
     if (out !== lowerOf) {
       lowerOf = out
       lower = out.toLowerCase()
     }
-    return lower.includes(word)
+    return lower.includes(needle.text)
   }
-  if (out.includes('://')) out = out.replace(URL_CREDENTIALS, replaceUrlCredentials)
-  if (mentions('authorization')) out = out.replace(AUTH_HEADER, replaceAuthHeader)
-  if (mentions('bearer')) out = out.replace(BEARER, replaceBearer)
-  if (mentions('basic')) out = out.replace(BASIC, replaceBasic)
-  if (out.includes('=')) out = out.replace(URL_SIGNATURE, replaceUrlSignature)
-  if (SENSITIVE_WORDS.some(mentions)) out = out.replace(ASSIGNMENT, replaceAssignment)
-  if (out.includes('--')) out = out.replace(CLI_FLAG, replaceCliFlag)
-  if (out.includes('login') && out.includes('password')) out = out.replace(NETRC, replaceNetrc)
-  if (out.includes('-u')) out = out.replace(CURL_USER, replaceCurlUser)
+  for (const rule of TOKENS) {
+    const hinted = found === undefined && !rule.hintAlways ? true : rule.hintIds.some(holds)
+    if (hinted && (rule.requires === undefined || rule.requires(out))) out = out.replace(rule.re, rule.replace)
+  }
+  // Each rule below needs its words (the case-insensitive ones in any letter case): without them it cannot match.
+  if (holds(NEEDLE.url)) out = out.replace(URL_CREDENTIALS, replaceUrlCredentials)
+  if (holds(NEEDLE.authorization)) out = out.replace(AUTH_HEADER, replaceAuthHeader)
+  if (holds(NEEDLE.bearer)) out = out.replace(BEARER, replaceBearer)
+  if (holds(NEEDLE.basic)) out = out.replace(BASIC, replaceBasic)
+  if (holds(NEEDLE.equals)) out = out.replace(URL_SIGNATURE, replaceUrlSignature)
+  if (NEEDLE.sensitive.some(holds)) out = out.replace(ASSIGNMENT, replaceAssignment)
+  if (holds(NEEDLE.flag)) out = out.replace(CLI_FLAG, replaceCliFlag)
+  if (holds(NEEDLE.login) && holds(NEEDLE.password)) out = out.replace(NETRC, replaceNetrc)
+  if (holds(NEEDLE.curlUser)) out = out.replace(CURL_USER, replaceCurlUser)
   return out
 }
 
@@ -670,7 +671,7 @@ function isTokenChar(c: number): boolean {
 
 interface CompiledTokenRule {
   hints: readonly string[]
-  /** The hints' places in HINTS. */
+  /** The hints' places in NEEDLES. */
   hintIds: readonly number[]
   hintAlways: boolean
   requires: ((text: string) => boolean) | undefined
@@ -678,52 +679,8 @@ interface CompiledTokenRule {
   replace: (match: string, before: string, token: string) => string
 }
 
-/** Every hint of the token rules, once. */
-export const HINTS: readonly string[] = [...new Set(TOKEN_RULES.flatMap((rule) => rule.hints))]
-
-/** The one-character hints by character code, else -1. */
-const HINT_OF_CHAR = new Int16Array(128).fill(-1)
-/** The longer hints that start with two characters, by their codes (`c0 * 128 + c1`): 1 + a place in PAIR_HINTS, or 0. */
-const PAIR_INDEX = new Int16Array(128 * 128)
-const PAIR_HINTS: number[][] = []
-for (const [id, hint] of HINTS.entries()) {
-  // The tables hold ASCII only: a hint outside it would silently never be found.
-  if (!/^[\x20-\x7e]+$/.test(hint)) throw new Error(`redact: hint ${JSON.stringify(hint)} must be printable ASCII`)
-  if (hint.length === 1) {
-    HINT_OF_CHAR[hint.charCodeAt(0)] = id
-    continue
-  }
-  const pair = hint.charCodeAt(0) * 128 + hint.charCodeAt(1)
-  if (PAIR_INDEX[pair] === 0) PAIR_INDEX[pair] = PAIR_HINTS.push([])
-  PAIR_HINTS[PAIR_INDEX[pair]! - 1]!.push(id)
-}
-
-/**
- * Which of HINTS occur in `text` (1 at their place), in one scan: looking each hint up with `includes` took
- * ~75 scans of every short text, half of all the time `redact` spent.
- */
-export function hintsIn(text: string): number[] {
-  const found: number[] = new Array<number>(HINTS.length).fill(0)
-  const n = text.length
-  let next = n > 0 ? text.charCodeAt(0) : 0
-  for (let i = 0; i < n; i++) {
-    const c = next
-    next = i + 1 < n ? text.charCodeAt(i + 1) : 0
-    if (c >= 128) continue
-    const one = HINT_OF_CHAR[c]!
-    if (one >= 0) found[one] = 1
-    if (next >= 128) continue
-    const pair = PAIR_INDEX[c * 128 + next]!
-    if (pair === 0) continue
-    for (const id of PAIR_HINTS[pair - 1]!) if (found[id] === 0 && text.startsWith(HINTS[id]!, i)) found[id] = 1
-  }
-  return found
-}
-
-function anyFound(ids: readonly number[], found: readonly number[]): boolean {
-  for (const id of ids) if (found[id] === 1) return true
-  return false
-}
+/** Every hint of the token rules, once; their places here are their places in NEEDLES. */
+const HINTS: readonly string[] = [...new Set(TOKEN_RULES.flatMap((rule) => rule.hints))]
 
 const TOKENS: readonly CompiledTokenRule[] = TOKEN_RULES.map((rule) => ({
   hints: rule.hints,
@@ -1037,4 +994,93 @@ const CURL_USER = /(?<![\w-])((?:-u|--user)[ \t]+["']?[^\s:"'[\]]+:)([^\s"'@]+)/
 
 function replaceCurlUser(match: string, head: string, value: string): string {
   return isPlaceholder(value) || /^\d+$/.test(value) ? match : `${head}${marker('password')}`
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Needles: what a rule needs in a text before it can match, found in one scan of a short text (looking each up
+// with `includes`, ~90 scans of every text, took half of all the time `redact` spent)
+
+interface Needle {
+  text: string
+  /** Found in any ASCII letter case (for the rules with the `i` flag, which folds ASCII letters only). */
+  anyCase: boolean
+}
+
+/** The token rules' hints first (their places are the ids in `hintIds`), then the words of the other rules. */
+export const NEEDLES: readonly Needle[] = [
+  ...HINTS.map((text) => ({ text, anyCase: false })),
+  ...['://', '=', '--', '-u', 'login', 'password'].map((text) => ({ text, anyCase: false })),
+  ...['authorization', 'bearer', 'basic', ...SENSITIVE_WORDS].map((text) => ({ text, anyCase: true })),
+]
+
+function needleId(text: string, anyCase = false): number {
+  const id = NEEDLES.findIndex((n) => n.text === text && n.anyCase === anyCase)
+  if (id === -1) throw new Error(`redact: no needle ${text}`)
+  return id
+}
+
+const NEEDLE = {
+  url: needleId('://'),
+  equals: needleId('='),
+  flag: needleId('--'),
+  curlUser: needleId('-u'),
+  login: needleId('login'),
+  password: needleId('password'),
+  authorization: needleId('authorization', true),
+  bearer: needleId('bearer', true),
+  basic: needleId('basic', true),
+  sensitive: SENSITIVE_WORDS.map((word) => needleId(word, true)),
+}
+
+const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c)
+/** `lowerAscii` of the ASCII codes, as a table. */
+const LOWER = Uint8Array.from({ length: 128 }, (_, c) => lowerAscii(c))
+
+/** One-character needles by character code, else -1. */
+const NEEDLE_OF_CHAR = new Int16Array(128).fill(-1)
+/** Longer needles by their first two character codes, lower-cased (`c0 * 128 + c1`): 1 + a place in PAIR_NEEDLES, or 0. */
+const PAIR_INDEX = new Int16Array(128 * 128)
+const PAIR_NEEDLES: number[][] = []
+for (const [id, { text, anyCase }] of NEEDLES.entries()) {
+  // The tables hold ASCII only: a needle outside it would silently never be found.
+  if (!/^[\x20-\x7e]+$/.test(text) || (anyCase && text !== text.toLowerCase())) throw new Error(`redact: needle ${JSON.stringify(text)} must be printable ASCII (lower case when anyCase)`)
+  if (text.length === 1) {
+    if (anyCase) throw new Error(`redact: needle ${JSON.stringify(text)} is too short to look for in any case`)
+    NEEDLE_OF_CHAR[text.charCodeAt(0)] = id
+    continue
+  }
+  const pair = lowerAscii(text.charCodeAt(0)) * 128 + lowerAscii(text.charCodeAt(1))
+  if (PAIR_INDEX[pair] === 0) PAIR_INDEX[pair] = PAIR_NEEDLES.push([])
+  PAIR_NEEDLES[PAIR_INDEX[pair]! - 1]!.push(id)
+}
+
+function startsWithAnyCase(text: string, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (lowerAscii(text.charCodeAt(at + k)) !== word.charCodeAt(k)) return false
+  return true
+}
+
+/** Which NEEDLES occur in `text` (1 at their place), in one scan. */
+export function needlesIn(text: string): number[] {
+  const found: number[] = new Array<number>(NEEDLES.length).fill(0)
+  const last = text.length - 1
+  if (last < 0) return found
+  let c = text.charCodeAt(0)
+  for (let i = 0; i < last; i++) {
+    const next = text.charCodeAt(i + 1)
+    if (c < 128) {
+      const one = NEEDLE_OF_CHAR[c]!
+      if (one >= 0) found[one] = 1
+      const pair = next < 128 ? PAIR_INDEX[(LOWER[c]! << 7) | LOWER[next]!]! : 0
+      if (pair !== 0) {
+        for (const id of PAIR_NEEDLES[pair - 1]!) {
+          if (found[id] === 1) continue
+          const { text: needle, anyCase } = NEEDLES[id]!
+          if (anyCase ? startsWithAnyCase(text, i, needle) : text.startsWith(needle, i)) found[id] = 1
+        }
+      }
+    }
+    c = next
+  }
+  if (c < 128 && NEEDLE_OF_CHAR[c]! >= 0) found[NEEDLE_OF_CHAR[c]!] = 1
+  return found
 }
