@@ -737,9 +737,10 @@ function cloneScope(scope: Scope): Scope {
 /**
  * Calls `visit` for every command the string runs, in order, including commands in
  * $(..), subshells and `bash -c '..'` / `pwsh -Command '..'` strings. Never throws.
+ * `parsed`: the command as `parseScript(command, shell)` returned it, when the caller has it already.
  */
-export function forEachCommand(command: string, shell: Shell, visit: (command: ShellCommand) => void): void {
-  walk(parseScript(command, shell), shell, { cwd: '', stack: [] }, visit, 0)
+export function forEachCommand(command: string, shell: Shell, visit: (command: ShellCommand) => void, parsed?: ScriptNode[]): void {
+  walk(parsed ?? parseScript(command, shell), shell, { cwd: '', stack: [] }, visit, 0)
 }
 
 function walk(nodes: ScriptNode[], shell: Shell, scope: Scope, visit: (c: ShellCommand) => void, depth: number): void {
@@ -1759,11 +1760,12 @@ export interface ShellEffects {
 }
 
 /**
- * File operations and final directory of a Bash or PowerShell command line, from one parse and one walk.
+ * File operations and final directory of a Bash or PowerShell command line, from one parse (or `parsed`, as
+ * `parseScript` returned it for this shell) and one walk.
  * Never throws. A rule that fails stops the file operations where they are (the ones found stay) but not the
  * walk, so the directory is still followed; a walk that fails leaves the directory unknown (null).
  */
-export function shellEffects(command: string, shell: 'bash' | 'powershell'): ShellEffects {
+export function shellEffects(command: string, shell: 'bash' | 'powershell', parsed?: ScriptNode[]): ShellEffects {
   const ops: ShellFileOp[] = []
   const emit: Emit = (op) => {
     ops.push(op)
@@ -1772,7 +1774,7 @@ export function shellEffects(command: string, shell: 'bash' | 'powershell'): She
   const scope: Scope = { cwd: '', stack: [] }
   const sh: Shell = shell === 'powershell' ? 'powershell' : 'bash'
   try {
-    walk(parseScript(command, sh), sh, scope, (c) => {
+    walk(parsed ?? parseScript(command, sh), sh, scope, (c) => {
       if (rulesFailed) return
       try {
         redirectRules(c, emit)
