@@ -2,7 +2,7 @@
  * The extraction reducer: folds transcript entries into the session's running state. Pure (no I/O, no
  * clock); the state is plain JSON so it can be saved with the cursor and resumed later.
  */
-import { cutRedacted } from '../redact/secrets.js'
+import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 import { applyToolOutcome } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
@@ -84,8 +84,9 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delta.prompts++
       // Texts are redacted before they are shortened: a cut through a secret would leave a fragment that no
       // longer looks like one.
-      const full = { line: entry.line, text: cutRedacted(entry.text, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
-      state.prompts.push({ ...full, text: cutRedacted(full.text, CAPS.promptText) })
+      const [text, short] = cutRedactedTwice(entry.text, CAPS.recentPromptText, CAPS.promptText)
+      const full = { line: entry.line, text, ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+      state.prompts.push({ ...full, text: short })
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
         state.promptsDropped++

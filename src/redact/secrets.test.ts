@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { NEEDLES, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, mayRedactTo, needlesIn, redact, redactDeep } from './secrets.js'
+import { NEEDLES, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, cutRedactedTwice, mayRedactTo, needlesIn, redact, redactDeep } from './secrets.js'
 
 // Fake but correctly shaped secrets, generated so that no secret-looking literal sits in the repository
 // (secret scanners would flag this file otherwise). Seeded: every run sees the same strings.
@@ -1157,5 +1157,21 @@ describe('mayRedactTo', () => {
     expect(mayRedactTo('git push origin main', 'git pull origin main')).toBe(false)
     expect(mayRedactTo('curl -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(true)
     expect(mayRedactTo('wget -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(false)
+  })
+})
+
+describe('cutRedactedTwice', () => {
+  it('gives the two cuts that cutRedacted gives, whole and shortened', () => {
+    const next = prng(53)
+    const parts = ['ghp_', 'password=', 'token: ', 'Bearer ', ' ', '\n', '[REDACTED:', 'é', '\u{1F600}', 'https://u:p@h/']
+    for (let n = 0; n < 2000; n++) {
+      let text = ''
+      const count = 1 + Math.floor(next() * 30)
+      for (let i = 0; i < count; i++) text += next() < 0.4 ? parts[Math.floor(next() * parts.length)]! : fake2(ALNUM, 1 + Math.floor(next() * 50))
+      const max = Math.floor(next() * 600)
+      const shorter = Math.floor(next() * 200)
+      const whole = cutRedacted(text, max)
+      expect({ text, max, shorter, got: cutRedactedTwice(text, max, shorter) }).toEqual({ text, max, shorter, got: [whole, cutRedacted(whole, shorter)] })
+    }
   })
 })

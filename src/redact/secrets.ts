@@ -99,17 +99,22 @@ const MAX_DEPTH = 100
 const marker = (kind: SecretKind): string => `[REDACTED:${kind}]`
 
 export function redact(text: string): string {
-  if (typeof text !== 'string' || text.length < 6) return text
+  return redactFully(text).out
+}
+
+/** `redact(text)`, and whether that is a fixed point (redacting it again is known to change nothing). */
+function redactFully(text: string): { out: string; fixed: boolean } {
+  if (typeof text !== 'string' || text.length < 6) return { out: text, fixed: true }
   // Rules overlap: a match that one rule leaves alone can hide a secret that shows once another rule has put a
   // marker there. Repeating until nothing changes makes the result a fixed point, hence `redact` idempotent.
   // Text without secrets takes one pass; text with secrets usually two.
   let out = text
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = redactOnce(out)
-    if (next === out) break
+    if (next === out) return { out, fixed: true }
     out = next
   }
-  return out
+  return { out, fixed: false }
 }
 
 const MAX_PASSES = 6
@@ -126,7 +131,21 @@ const CUT_RUN_KEEP = 8
  * For every place that shortens text before storing it.
  */
 export function cutRedacted(text: string, max: number): string {
-  const out = redact(text)
+  return cutText(redact(text), max)
+}
+
+/**
+ * `[cutRedacted(text, max), cutRedacted(cutRedacted(text, max), shorter)]`: a text kept whole and shortened. When
+ * the first cut kept the whole redacted text and that was a fixed point, the second is only a cut.
+ */
+export function cutRedactedTwice(text: string, max: number, shorter: number): [string, string] {
+  const { out, fixed } = redactFully(text)
+  const whole = cutText(out, max)
+  return [whole, fixed && whole === out ? cutText(out, shorter) : cutRedacted(whole, shorter)]
+}
+
+/** The cut of `cutRedacted`, on text already redacted. */
+function cutText(out: string, max: number): string {
   if (out.length <= max) return out
   if (!(max > 0)) return ''
   let cut = Math.floor(max)
