@@ -188,7 +188,7 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     }
   })
 
-  it('goes back to its normal buffer after a line many chunks long', async () => {
+  it('reads a line many chunks long on its own, then goes on with the short ones', async () => {
     const p = join(dir, 'grow.jsonl')
     const lines = [prompt('a'), prompt('é'.repeat(5_000)), ...Array.from({ length: 50 }, (_, i) => prompt(`short ${i}`))]
     await writeFile(p, jsonl(lines))
