@@ -2,15 +2,22 @@
  * Errors: failed tool results and failing commands, and whether a later success of the same tool on the
  * same target resolved them. Pure rules.
  */
-import { cutRedacted } from '../redact/secrets.js'
+import { cutRedacted, mayRedactTo } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
 
-/** What an error is about: the file for file tools, the command for shells, else the tool itself. */
-export function errorTarget(tool: PendingTool): string {
+const TARGET_MAX = 160
+
+/** The target before redaction, its white space folded. */
+function plainTarget(tool: PendingTool): string {
   const input = tool.input
   const target = str(input.file_path) ?? str(input.notebook_path) ?? str(input.command) ?? str(input.url) ?? str(input.pattern) ?? ''
-  return cutRedacted(target.replace(/\s+/g, ' ').trim(), 160)
+  return target.replace(/\s+/g, ' ').trim()
+}
+
+/** What an error is about: the file for file tools, the command for shells, else the tool itself. */
+export function errorTarget(tool: PendingTool): string {
+  return cutRedacted(plainTarget(tool), TARGET_MAX)
 }
 
 /** A rejection by the user is a decision, not an error. */
@@ -29,10 +36,13 @@ function firstMeaningfulLine(text: string): string {
 
 export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined): void {
   if (tool.sidechain) return
-  const target = errorTarget(tool)
   if (!isError) {
+    // The target is redacted (not free) only when an open error of this tool could have it.
+    let plain: string | undefined
+    let target: string | undefined
     for (const err of state.errors) {
-      if (!err.resolved && err.tool === tool.name && err.target === target) {
+      if (err.resolved || err.tool !== tool.name || !mayRedactTo((plain ??= plainTarget(tool)), err.target)) continue
+      if (err.target === (target ??= cutRedacted(plain, TARGET_MAX))) {
         err.resolved = true
         if (ts !== undefined) err.resolvedTs = ts
       }
@@ -40,7 +50,7 @@ export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultT
     return
   }
   if (isRejection(resultText)) return
-  const rec: ErrorRecord = { tool: tool.name, target, message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
+  const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
   const when = ts ?? tool.ts
   if (when !== undefined) rec.ts = when
   state.errors.push(rec)

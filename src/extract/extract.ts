@@ -2,11 +2,12 @@
  * The extraction reducer: folds transcript entries into the session's running state. Pure (no I/O, no
  * clock); the state is plain JSON so it can be saved with the cursor and resumed later.
  */
-import { cutRedacted } from '../redact/secrets.js'
+import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 import { applyToolOutcome } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
+import { type ScriptNode, parseScript } from './shell.js'
 import { CAPS, type ExtractState, type PendingTool, type RunDelta, createDelta, createState } from './model.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 
@@ -83,8 +84,9 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delta.prompts++
       // Texts are redacted before they are shortened: a cut through a secret would leave a fragment that no
       // longer looks like one.
-      const full = { line: entry.line, text: cutRedacted(entry.text, CAPS.recentPromptText), ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
-      state.prompts.push({ ...full, text: cutRedacted(full.text, CAPS.promptText) })
+      const [text, short] = cutRedactedTwice(entry.text, CAPS.recentPromptText, CAPS.promptText)
+      const full = { line: entry.line, text, ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
+      state.prompts.push({ ...full, text: short })
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
         state.promptsDropped++
@@ -200,18 +202,21 @@ function applyResult(
   if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
-    if (!tool.sidechain && /\bgit\b/.test(command)) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts)
-    if (!isError) applyShellTool(state, ctx, delta, tool)
+    const git = !tool.sidechain && /\bgit\b/.test(command)
+    // The git rules read the command as bash, as the file rules do for Bash: one parse serves both.
+    const parsed = git && !isError && tool.name === 'Bash' ? parseScript(command, 'bash') : undefined
+    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, parsed)
+    if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!tool.sidechain) noteShellReset(state, text)
   } else if (FILE_TOOLS.has(tool.name) && !isError) {
     applyFileTool(state, ctx, delta, tool, result)
   }
 }
 
-function applyGit(state: ExtractState, command: string, output: string, isError: boolean, ts: string | undefined): void {
+function applyGit(state: ExtractState, command: string, output: string, isError: boolean, ts: string | undefined, parsed: ScriptNode[] | undefined): void {
   let events: GitEvent[] = []
   try {
-    events = gitEvents(command, output, isError)
+    events = gitEvents(command, output, isError, parsed)
   } catch {
     return
   }

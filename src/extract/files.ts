@@ -8,7 +8,7 @@ import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInsid
 import { type LineDiff, lineDiff, patchLines } from './diff.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
-import { type ShellFileOp, finalDirectory, shellFileOps } from './shell.js'
+import { type ScriptNode, type ShellFileOp, shellEffects } from './shell.js'
 
 export interface FileContext {
   projectRoot: string
@@ -193,23 +193,18 @@ export function applyFileTool(state: ExtractState, ctx: FileContext, delta: RunD
 /** A shell call with the directory its relative paths resolve against (null: unknown). */
 type ShellTool = Omit<PendingTool, 'cwd'> & { cwd: string | null | undefined }
 
-/** A Bash or PowerShell command that ran without error: files it wrote, moved, copied or deleted. */
-export function applyShellTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool): void {
+/**
+ * A Bash or PowerShell command that ran without error: files it wrote, moved, copied or deleted.
+ * `parsed`: the command as `parseScript` gave it for the tool's shell, when the caller has it already.
+ */
+export function applyShellTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool, parsed?: ScriptNode[]): void {
   const command = str(tool.input.command)
   if (!command) return
-  let ops: ShellFileOp[]
-  try {
-    ops = shellFileOps(command, tool.name === 'PowerShell' ? 'powershell' : 'bash')
-  } catch {
-    return
-  }
+  const { ops, finalDirectory: after } = shellEffects(command, tool.name === 'PowerShell' ? 'powershell' : 'bash', parsed)
   // The main thread's shell keeps its directory between calls; a subagent's shell is its own.
   const shellCwd = tool.sidechain ? tool.cwd : state.shellCwd === undefined ? tool.cwd : state.shellCwd
-  const shell = tool.name === 'PowerShell' ? 'powershell' : 'bash'
   for (const op of ops) applyShellOp(state, ctx, delta, { ...tool, cwd: shellCwd }, op)
-  if (tool.sidechain) return
-  const after = finalDirectory(command, shell)
-  if (after === undefined) return
+  if (tool.sidechain || after === undefined) return
   if (after === null || after.startsWith('~') || shellCwd === null) {
     state.shellCwd = after !== null && isAbsolutePath(after) ? after : null
     return
@@ -219,8 +214,11 @@ export function applyShellTool(state: ExtractState, ctx: FileContext, delta: Run
   state.shellCwd = resolveAgainst(base, target) ?? null
 }
 
+const SHELL_RESET = 'Shell cwd was reset to '
+
 /** Claude Code tells when it moved the shell back: "Shell cwd was reset to <dir>". */
 export function noteShellReset(state: ExtractState, resultText: string): void {
+  if (!resultText.includes(SHELL_RESET)) return // the literal is found faster than the pattern fails
   const m = /Shell cwd was reset to (.+?)\s*$/m.exec(resultText)
   if (m && m[1]) state.shellCwd = m[1]
 }

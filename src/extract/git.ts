@@ -13,6 +13,7 @@ import {
   parseGitInvocation,
   parseOptions,
   stdinText,
+  type ScriptNode,
   type ShellCommand,
   type Word,
 } from './shell.js'
@@ -141,8 +142,8 @@ function validRef(w: Word | undefined): w is Word {
   return w !== undefined && !w.dynamic && w.text.length > 0 && !w.text.startsWith('-') && !/[\s~^:?*[\\]/.test(w.text)
 }
 
-/** Git events of one shell command, in order. Never throws. */
-export function gitEvents(command: string, resultText: string, isError: boolean): GitEvent[] {
+/** Git events of one shell command, in order (`parsed`: the command as `parseScript(command, 'bash')` gave it). Never throws. */
+export function gitEvents(command: string, resultText: string, isError: boolean, parsed?: ScriptNode[]): GitEvent[] {
   const events: GitEvent[] = []
   const out = typeof resultText === 'string' ? resultText : ''
   const failed = isError === true
@@ -276,7 +277,7 @@ export function gitEvents(command: string, resultText: string, isError: boolean)
         default:
           return
       }
-    })
+    }, parsed)
   } catch {
     // Defensive: keep the events found so far.
   }

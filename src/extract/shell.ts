@@ -737,24 +737,10 @@ function cloneScope(scope: Scope): Scope {
 /**
  * Calls `visit` for every command the string runs, in order, including commands in
  * $(..), subshells and `bash -c '..'` / `pwsh -Command '..'` strings. Never throws.
+ * `parsed`: the command as `parseScript(command, shell)` returned it, when the caller has it already.
  */
-export function forEachCommand(command: string, shell: Shell, visit: (command: ShellCommand) => void): void {
-  walk(parseScript(command, shell), shell, { cwd: '', stack: [] }, visit, 0)
-}
-
-/**
- * The directory the shell is left in after the whole command, for shells that keep it between calls
- * (Claude Code's Bash tool does): undefined when the command changed nothing, null when it changed to a
- * place we cannot follow (`cd "$X"`, `cd -`), else the path as written (relative to where it started).
- */
-export function finalDirectory(command: string, shell: Shell): string | null | undefined {
-  try {
-    const scope: Scope = { cwd: '', stack: [] }
-    walk(parseScript(command, shell), shell, scope, () => undefined, 0)
-    return scope.cwd === '' ? undefined : scope.cwd
-  } catch {
-    return null
-  }
+export function forEachCommand(command: string, shell: Shell, visit: (command: ShellCommand) => void, parsed?: ScriptNode[]): void {
+  walk(parsed ?? parseScript(command, shell), shell, { cwd: '', stack: [] }, visit, 0)
 }
 
 function walk(nodes: ScriptNode[], shell: Shell, scope: Scope, visit: (c: ShellCommand) => void, depth: number): void {
@@ -1762,24 +1748,53 @@ function redirectRules(c: ShellCommand, emit: Emit): void {
   }
 }
 
+/** What a command line does: its file operations, in order, and the directory it leaves the shell in. */
+export interface ShellEffects {
+  ops: ShellFileOp[]
+  /**
+   * For shells that keep their directory between calls (Claude Code's Bash tool does): undefined when the
+   * command changed nothing, null when it changed to a place we cannot follow (`cd "$X"`, `cd -`), else the
+   * path as written (relative to where it started).
+   */
+  finalDirectory: string | null | undefined
+}
+
+/**
+ * File operations and final directory of a Bash or PowerShell command line, from one parse (or `parsed`, as
+ * `parseScript` returned it for this shell) and one walk.
+ * Never throws. A rule that fails stops the file operations where they are (the ones found stay) but not the
+ * walk, so the directory is still followed; a walk that fails leaves the directory unknown (null).
+ */
+export function shellEffects(command: string, shell: 'bash' | 'powershell', parsed?: ScriptNode[]): ShellEffects {
+  const ops: ShellFileOp[] = []
+  const emit: Emit = (op) => {
+    ops.push(op)
+  }
+  let rulesFailed = false
+  const scope: Scope = { cwd: '', stack: [] }
+  const sh: Shell = shell === 'powershell' ? 'powershell' : 'bash'
+  try {
+    walk(parsed ?? parseScript(command, sh), sh, scope, (c) => {
+      if (rulesFailed) return
+      try {
+        redirectRules(c, emit)
+        if (c.name === '') return
+        if (c.shell === 'powershell' && psRules(c, emit)) return
+        bashRules(c, emit)
+      } catch {
+        rulesFailed = true // defensive: a rule bug must not take the capture down; keep what was found
+      }
+    }, 0)
+  } catch {
+    return { ops, finalDirectory: null }
+  }
+  return { ops, finalDirectory: scope.cwd === '' ? undefined : scope.cwd }
+}
+
 /**
  * File operations a Bash or PowerShell command line performs, in order.
  * Never throws; returns [] for anything it cannot read.
  */
 export function shellFileOps(command: string, shell: 'bash' | 'powershell'): ShellFileOp[] {
-  const ops: ShellFileOp[] = []
-  const emit: Emit = (op) => {
-    ops.push(op)
-  }
-  try {
-    forEachCommand(command, shell === 'powershell' ? 'powershell' : 'bash', (c) => {
-      redirectRules(c, emit)
-      if (c.name === '') return
-      if (c.shell === 'powershell' && psRules(c, emit)) return
-      bashRules(c, emit)
-    })
-  } catch {
-    // Defensive: a rule bug must not take the capture down; keep what was found.
-  }
-  return ops
+  return shellEffects(command, shell).ops
 }

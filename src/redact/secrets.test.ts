@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SECRET_KINDS, TOO_DEEP_MARKER, cutRedacted, redact, redactDeep } from './secrets.js'
+import { NEEDLES, SECRET_KINDS, SENSITIVE_WORDS, TOO_DEEP_MARKER, cutRedacted, cutRedactedTwice, mayRedactTo, needlesIn, redact, redactDeep } from './secrets.js'
 
 // Fake but correctly shaped secrets, generated so that no secret-looking literal sits in the repository
 // (secret scanners would flag this file otherwise). Seeded: every run sees the same strings.
@@ -1076,5 +1076,102 @@ describe.skipIf(!corpusPresent)(`redact on real transcripts (${CORPUS})`, () => 
     // the one secret-shaped value in these files is a test fixture the session wrote on purpose
     expect(hits.every((hit) => hit.includes('OMP_SECRET=[REDACTED:secret]'))).toBe(true)
     expect(byFile['cc-2.1.219-windows-hook-nonblocking-error-be2220da.jsonl']).toBeGreaterThan(0)
+  })
+})
+
+describe('redact: the cheap tests that skip a rule', () => {
+  it('needlesIn finds exactly the needles that `includes` finds (ASCII letters lower-cased for the any-case ones)', () => {
+    const next = prng(29)
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
+    const words = NEEDLES.map((n) => n.text)
+    const texts = [
+      '', 'g', 'gh', 'sk-ant-', 'xsk-ant-x', 'é-é.éQ~', '\u{1F600}eyJ', 'a'.repeat(50), 'BeArEr', 'pAsSwOrD', '\u212Aey', 'İ',
+      words.join(''), words.join(' '), [...words].reverse().join('é'), words.map((w) => w.toUpperCase()).join(' '),
+    ]
+    for (let n = 0; n < 3000; n++) {
+      let text = ''
+      const parts = Math.floor(next() * 12)
+      for (let i = 0; i < parts; i++) {
+        const roll = next()
+        const word = pick(words)
+        text += roll < 0.3 ? word : roll < 0.4 ? word.toUpperCase() : roll < 0.6 ? fake2(ALNUM, 1 + Math.floor(next() * 6)) : pick(['é', ' ', '\n', '→', '.', '-', '_', '\u212A'])
+      }
+      texts.push(text)
+    }
+    // The `i` flag without `u` folds ASCII letters only: the Kelvin sign is no `k` to it (toLowerCase would say it is).
+    expect(/key/i.test('\u212Aey')).toBe(false)
+    for (const text of texts) {
+      const found = needlesIn(text)
+      const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase())
+      expect({ text, found: NEEDLES.filter((_, id) => found[id] === 1) }).toEqual({
+        text,
+        found: NEEDLES.filter((n) => (n.anyCase ? lower : text).includes(n.text)),
+      })
+    }
+  })
+
+  it('names every key ending that an assignment rule judges in SENSITIVE_WORDS', () => {
+    const keys = ['password', 'PASSWD', 'passphrase', 'DB_PASS', 'pwd', 'client_secret', 'authToken', 'secret_key_base', 'API_KEY', 'access-key', 'privateKey', 'secret.key', 'authkey', 'signing_key', 'encryptionKey', 'masterKey', 'account_key', 'sasKey']
+    for (const key of keys) {
+      expect(SENSITIVE_WORDS.some((word) => key.toLowerCase().includes(word))).toBe(true)
+      expect(redact(`${key}=Zq8vR2mX9kLp4Tw7`)).toBe(`${key}=${mark(key.toLowerCase().includes('pass') || key.toLowerCase().endsWith('pwd') ? 'password' : /token$/i.test(key) ? 'token' : /api.?key$/i.test(key) ? 'api-key' : 'secret')}`)
+    }
+  })
+
+  it('still finds a token that starts with a class wherever it stands', () => {
+    const mailgun = `${fake2(HEX, 32)}-${fake2(HEX, 8)}-${fake2(HEX, 8)}`
+    for (const text of [mailgun, `x ${mailgun}`, `${mailgun}.`, `re-run a-b ${'ab12'.repeat(20)}-x ${mailgun}`, `${'é'.repeat(40)}${mailgun}`]) {
+      expect(redact(text)).toContain(mark('mailgun-key'))
+    }
+    expect(redact(`${fake2(HEX, 31)}-${fake2(HEX, 8)}-${fake2(HEX, 8)}`)).not.toContain('[REDACTED')
+  })
+})
+
+describe('mayRedactTo', () => {
+  const PARTS = [
+    'ghp_', 'sk-ant-api03-', 'xoxb-', 'AKIA', 'eyJ', '.eyJ', 'password', 'token', 'api_key', 'PASS', '=', ': ', '"', "'",
+    ' ', '\t', '\n', '://', '@', 'https://u:', 'Bearer', 'Bearer ', 'Basic ', 'Authorization:', '--password ', '-u ',
+    'login x password ', '?sig=', 'AccountKey=', '-----BEGIN RSA PRIVATE KEY-----', '[REDACTED:token]', '[REDACTED:', 'é',
+  ]
+
+  it('is true for every cut of a redacted text whose white space is folded', () => {
+    const next = prng(41)
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
+    let redacted = 0
+    for (let n = 0; n < 3000; n++) {
+      let text = ''
+      const parts = 1 + Math.floor(next() * 25)
+      for (let i = 0; i < parts; i++) text += next() < 0.5 ? pick(PARTS) : fake2(ALNUM, 1 + Math.floor(next() * 40))
+      text = text.replace(/\s+/g, ' ').trim()
+      const whole = redact(text)
+      if (whole !== text) redacted++
+      for (const max of [0, 5, 20, 60, 160, Math.floor(next() * (whole.length + 5))]) {
+        const stored = cutRedacted(text, max)
+        expect({ text, max, ok: mayRedactTo(text, stored) }).toEqual({ text, max, ok: true })
+      }
+    }
+    expect(redacted).toBeGreaterThan(500)
+  })
+
+  it('is false when the text differs before the first marker', () => {
+    expect(mayRedactTo('git push origin main', 'git pull origin main')).toBe(false)
+    expect(mayRedactTo('curl -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(true)
+    expect(mayRedactTo('wget -H "Authorization: Bearer abc"', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"')).toBe(false)
+  })
+})
+
+describe('cutRedactedTwice', () => {
+  it('gives the two cuts that cutRedacted gives, whole and shortened', () => {
+    const next = prng(53)
+    const parts = ['ghp_', 'password=', 'token: ', 'Bearer ', ' ', '\n', '[REDACTED:', 'é', '\u{1F600}', 'https://u:p@h/']
+    for (let n = 0; n < 2000; n++) {
+      let text = ''
+      const count = 1 + Math.floor(next() * 30)
+      for (let i = 0; i < count; i++) text += next() < 0.4 ? parts[Math.floor(next() * parts.length)]! : fake2(ALNUM, 1 + Math.floor(next() * 50))
+      const max = Math.floor(next() * 600)
+      const shorter = Math.floor(next() * 200)
+      const whole = cutRedacted(text, max)
+      expect({ text, max, shorter, got: cutRedactedTwice(text, max, shorter) }).toEqual({ text, max, shorter, got: [whole, cutRedacted(whole, shorter)] })
+    }
   })
 })

@@ -3,7 +3,7 @@
  * Dispatches on `type`, ignores unknown types and fields, never throws.
  */
 import { type Json, isObject, str } from '../shared/json.js'
-import type { AssistantBlock, EntryBase, NoteKind, TranscriptEntry, Usage } from './types.js'
+import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, OtherEntry, ToolResultEntry, TranscriptEntry, Usage } from './types.js'
 
 /** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
 export const RESULT_TEXT_CAP = 8_000
@@ -38,19 +38,30 @@ export function parseLine(text: string, line: number): ParsedLine {
   }
 }
 
+/*
+ * Entries are built as object literals that name every field, in one order, with `undefined` for what a line
+ * lacks: every entry of a kind then has one shape. Spreading an envelope and adding the optional fields one by
+ * one made a shape per combination, and building those took most of the parse time after JSON.parse itself.
+ */
+
 function envelope(r: Json, line: number): EntryBase {
-  const base: EntryBase = { line, sidechain: r.isSidechain === true }
-  const uuid = str(r.uuid)
-  if (uuid !== undefined) base.uuid = uuid
-  const ts = str(r.timestamp)
-  if (ts !== undefined) base.timestamp = ts
-  const cwd = str(r.cwd)
-  if (cwd !== undefined) base.cwd = cwd
-  const branch = str(r.gitBranch)
-  if (branch !== undefined) base.gitBranch = branch
-  const version = str(r.version)
-  if (version !== undefined) base.version = version
-  return base
+  return { line, sidechain: r.isSidechain === true, uuid: str(r.uuid), timestamp: str(r.timestamp), cwd: str(r.cwd), gitBranch: str(r.gitBranch), version: str(r.version) }
+}
+
+function otherEntry(b: EntryBase, type: string): OtherEntry {
+  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'other', type }
+}
+
+function noteEntry(b: EntryBase, note: NoteKind): TranscriptEntry {
+  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'note', note }
+}
+
+function assistantEntry(b: EntryBase, block: AssistantBlock, apiError: boolean, messageId: string | undefined, model: string | undefined, usage: Usage | undefined): AssistantEntry {
+  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'assistant', block, apiError, messageId, model, usage }
+}
+
+function toolResultEntry(b: EntryBase, toolUseId: string, isError: boolean, text: string, result: unknown): ToolResultEntry {
+  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'tool_result', toolUseId, isError, text, result }
 }
 
 function parseRecord(r: Json, line: number): ParsedLine {
@@ -88,7 +99,7 @@ function parseRecord(r: Json, line: number): ParsedLine {
     case 'progress':
       return parseProgress(r, base)
     default:
-      return { ok: true, entries: [{ ...base, kind: 'other', type }] }
+      return { ok: true, entries: [otherEntry(base, type)] }
   }
 }
 
@@ -100,16 +111,17 @@ function parseProgress(r: Json, base: EntryBase): ParsedLine {
   const data = isObject(r.data) ? r.data : undefined
   const embedded = data && data.type === 'agent_progress' && isObject(data.message) ? data.message : undefined
   if (!embedded || (embedded.type !== 'user' && embedded.type !== 'assistant')) {
-    return { ok: true, entries: [{ ...base, kind: 'other', type: data && typeof data.type === 'string' ? `progress/${data.type}` : 'progress' }] }
+    return { ok: true, entries: [otherEntry(base, data && typeof data.type === 'string' ? `progress/${data.type}` : 'progress')] }
   }
-  const inner: EntryBase = { ...base, sidechain: true }
-  const uuid = str(embedded.uuid)
-  if (uuid !== undefined) inner.uuid = uuid
-  const ts = str(embedded.timestamp)
-  if (ts !== undefined) inner.timestamp = ts
+  const inner: EntryBase = {
+    ...base,
+    sidechain: true,
+    uuid: str(embedded.uuid) ?? base.uuid,
+    timestamp: str(embedded.timestamp) ?? base.timestamp,
+  }
   const parsed = embedded.type === 'user' ? parseUser(embedded, inner) : parseAssistant(embedded, inner)
   // Whatever the subagent said, it is never the user's own words.
-  const entries = parsed.entries.map((e): TranscriptEntry => (e.kind === 'prompt' ? { ...inner, kind: 'note', note: 'other' } : e))
+  const entries = parsed.entries.map((e): TranscriptEntry => (e.kind === 'prompt' ? noteEntry(inner, 'other') : e))
   return { ok: true, entries }
 }
 
@@ -124,7 +136,7 @@ function parseSystem(r: Json, base: EntryBase): ParsedLine {
     if (typeof meta.preTokens === 'number') entry.preTokens = meta.preTokens
     return { ok: true, entries: [entry] }
   }
-  return { ok: true, entries: [{ ...base, kind: 'other', type: subtype ? `system/${subtype}` : 'system' }] }
+  return { ok: true, entries: [otherEntry(base, subtype ? `system/${subtype}` : 'system')] }
 }
 
 function parseAssistant(r: Json, base: EntryBase): ParsedLine {
@@ -139,12 +151,7 @@ function parseAssistant(r: Json, base: EntryBase): ParsedLine {
   const entries: TranscriptEntry[] = []
   for (const raw of blocks) {
     const block = parseAssistantBlock(raw)
-    if (!block) continue
-    const entry: TranscriptEntry = { ...base, kind: 'assistant', block, apiError }
-    if (messageId !== undefined) entry.messageId = messageId
-    if (model !== undefined) entry.model = model
-    if (usage) entry.usage = usage
-    entries.push(entry)
+    if (block) entries.push(assistantEntry(base, block, apiError, messageId, model, usage))
   }
   return { ok: true, entries }
 }
@@ -192,15 +199,8 @@ function parseUser(r: Json, base: EntryBase): ParsedLine {
       for (const b of results) {
         const toolUseId = str(b.tool_use_id)
         if (!toolUseId) continue
-        entries.push({
-          ...base,
-          kind: 'tool_result',
-          toolUseId,
-          isError: b.is_error === true,
-          text: resultText(b.content),
-          // toolUseResult describes the line's (single) result; with several results it is ambiguous.
-          result: results.length === 1 ? r.toolUseResult : undefined,
-        })
+        // toolUseResult describes the line's (single) result; with several results it is ambiguous.
+        entries.push(toolResultEntry(base, toolUseId, b.is_error === true, resultText(b.content), results.length === 1 ? r.toolUseResult : undefined))
       }
       return { ok: true, entries }
     }
@@ -223,7 +223,7 @@ function parseUser(r: Json, base: EntryBase): ParsedLine {
 }
 
 function note(base: EntryBase, kind: NoteKind): ParsedLine {
-  return { ok: true, entries: [{ ...base, kind: 'note', note: kind }] }
+  return { ok: true, entries: [noteEntry(base, kind)] }
 }
 
 /** Built-in slash commands that manage the session rather than ask for work. */
@@ -243,20 +243,20 @@ const WRAPPER_BLOCKS = /<(system-reminder|ide_opened_file|ide_selection|ide_diag
 
 export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry {
   const text = raw.replace(WRAPPER_BLOCKS, '').trim()
-  if (text === '') return { ...base, kind: 'note', note: 'hook-context' }
+  if (text === '') return noteEntry(base, 'hook-context')
   if (text.startsWith(COMPACT_SUMMARY_PREFIX)) return { ...base, kind: 'compact_summary' }
-  if (/^\[Request interrupted by user/.test(text)) return { ...base, kind: 'note', note: 'interrupt' }
+  if (/^\[Request interrupted by user/.test(text)) return noteEntry(base, 'interrupt')
   if (/^<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input|local-command-caveat)>/.test(text)) {
-    return { ...base, kind: 'note', note: 'command-output' }
+    return noteEntry(base, 'command-output')
   }
   if (text.startsWith('<task-notification>') || text.startsWith('<agent-notification>')) {
-    return { ...base, kind: 'note', note: 'task-notification' }
+    return noteEntry(base, 'task-notification')
   }
-  if (text.startsWith('<teammate-message')) return { ...base, kind: 'note', note: 'teammate' }
+  if (text.startsWith('<teammate-message')) return noteEntry(base, 'teammate')
   const command = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text)
   if (command && command[1]) {
     const name = command[1]
-    if (HOUSEKEEPING_COMMANDS.has(name)) return { ...base, kind: 'note', note: 'command-output' }
+    if (HOUSEKEEPING_COMMANDS.has(name)) return noteEntry(base, 'command-output')
     const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? ''
     return { ...base, kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, command: name }
   }

@@ -109,3 +109,103 @@ describe('readTranscript', () => {
     expect(texts(entries)).toContain('ok')
   })
 })
+
+describe('readTranscript: splitting lines out of the chunks it reads', () => {
+  const CAP = 800
+  /** Every shape of line the splitter must cut right, with one over the cap and a complete last line without a newline. */
+  function awkwardFile(): Buffer {
+    const bad = Buffer.from(JSON.stringify(prompt('broken é')))
+    return Buffer.concat([
+      Buffer.from(`${JSON.stringify(prompt('multi-byte: é € 😀 at every offset'))}\n`),
+      Buffer.from(`${JSON.stringify(prompt('crlf'))}\r\n`),
+      Buffer.from('\n\r\n   \n'), // an empty line, a lone CR, only spaces
+      Buffer.from('not json\n'),
+      Buffer.concat([bad.subarray(0, bad.indexOf(' é')), Buffer.from([0xff, 0xe2, 0x82]), bad.subarray(bad.indexOf(' é')), Buffer.from('\n')]),
+      Buffer.from(`${JSON.stringify(prompt('€'.repeat(100)))}\n`), // ~630 bytes: longer than the small chunks, under the cap
+      Buffer.from(`${JSON.stringify(prompt('x'.repeat(CAP)))}\n`), // over the cap
+      Buffer.from(`${JSON.stringify(prompt('after the big one'))}\n`),
+      Buffer.from(JSON.stringify(prompt('last, no newline 😀'))),
+    ])
+  }
+
+  it('gives the same entries, counts and cursor for every chunk size', async () => {
+    const p = join(dir, 'awkward.jsonl')
+    const bytes = awkwardFile()
+    await writeFile(p, bytes)
+    const whole = await readTranscript(p, undefined, () => undefined, { maxLineBytes: CAP })
+    const seen: string[] = []
+    const reference = await readTranscript(p, undefined, (e) => seen.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP })
+    expect(seen).toEqual([
+      'multi-byte: é € 😀 at every offset',
+      'crlf',
+      'broken\uFFFD\uFFFD é',
+      '€'.repeat(100),
+      'after the big one',
+      'last, no newline 😀',
+    ])
+    expect(reference).toMatchObject({ lines: 11, skipped: 2, oversized: 1, partialTail: false, entries: 6 })
+    expect(reference.cursor.offset).toBe(bytes.length)
+    for (const chunkBytes of [1, 2, 3, 4, 5, 7, 16, 64, 100, 799, 800, 801, 4096]) {
+      const got: string[] = []
+      const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP, chunkBytes })
+      expect({ chunkBytes, got, stats }).toEqual({ chunkBytes, got: seen, stats: whole })
+    }
+  })
+
+  it('resumes from a cursor cut anywhere, whatever the chunk size', async () => {
+    const p = join(dir, 'resume.jsonl')
+    const bytes = awkwardFile()
+    const all: string[] = []
+    await writeFile(p, bytes)
+    await readTranscript(p, undefined, (e) => all.push(e.kind), { maxLineBytes: CAP })
+    for (const cut of [1, 37, 38, 100, 200, 333, 900, 1500, bytes.length - 5]) {
+      for (const chunkBytes of [3, 64]) {
+        await writeFile(p, bytes.subarray(0, cut))
+        const got: string[] = []
+        const first = await readTranscript(p, undefined, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes })
+        await writeFile(p, bytes)
+        const second = await readTranscript(p, first.cursor, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes })
+        expect({ cut, chunkBytes, got }).toEqual({ cut, chunkBytes, got: all })
+        expect(second.cursor.offset).toBe(bytes.length)
+        expect(second.restarted).toBe(false)
+      }
+    }
+  })
+
+  it('leaves an unterminated last line over the cap for the next read', async () => {
+    const p = join(dir, 'bigtail.jsonl')
+    const head = `${JSON.stringify(prompt('kept'))}\n`
+    await writeFile(p, `${head}${JSON.stringify(prompt('y'.repeat(2_000)))}`)
+    for (const chunkBytes of [7, 64, 4096]) {
+      const { entries, stats } = await (async () => {
+        const entries: TranscriptEntry[] = []
+        const stats = await readTranscript(p, undefined, (e) => entries.push(e), { maxLineBytes: 1_000, chunkBytes })
+        return { entries, stats }
+      })()
+      expect(texts(entries)).toEqual(['kept'])
+      expect(stats).toMatchObject({ lines: 1, partialTail: true, oversized: 0 })
+      expect(stats.cursor.offset).toBe(Buffer.byteLength(head))
+    }
+  })
+
+  it('reads a line many chunks long on its own, then goes on with the short ones', async () => {
+    const p = join(dir, 'grow.jsonl')
+    const lines = [prompt('a'), prompt('é'.repeat(5_000)), ...Array.from({ length: 50 }, (_, i) => prompt(`short ${i}`))]
+    await writeFile(p, jsonl(lines))
+    const got: TranscriptEntry[] = []
+    const stats = await readTranscript(p, undefined, (e) => got.push(e), { chunkBytes: 64 })
+    expect(texts(got)).toEqual(['a', 'é'.repeat(5_000), ...Array.from({ length: 50 }, (_, i) => `short ${i}`)])
+    expect(stats).toMatchObject({ lines: 52, skipped: 0, partialTail: false })
+  })
+})
+
+describe('readTranscript: a callback that throws', () => {
+  it('passes the error on after the read in flight has settled', async () => {
+    const p = join(dir, 'throws.jsonl')
+    await writeFile(p, jsonl(Array.from({ length: 200 }, (_, i) => prompt(`line ${i}`))))
+    const boom = new Error('boom')
+    await expect(readTranscript(p, undefined, () => {
+      throw boom
+    }, { chunkBytes: 512 })).rejects.toBe(boom)
+  })
+})

@@ -41,6 +41,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
 export interface ReadOptions {
   maxLineBytes?: number
+  /** Bytes read at a time (tests use tiny reads to put chunk boundaries everywhere). */
+  chunkBytes?: number
   /** Called before any entry when the cursor did not fit and reading starts again from byte 0. */
   onRestart?: () => void
 }
@@ -65,6 +67,7 @@ export async function readTranscript(
   options: ReadOptions = {},
 ): Promise<ReadStats> {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
+  const chunk = Math.max(1, options.chunkBytes ?? CHUNK)
   const fh = await open(path, 'r')
   try {
     const { size } = await fh.stat()
@@ -94,75 +97,155 @@ export async function readTranscript(
       partialTail: false,
       entries: 0,
     }
-    const decoder = new TextDecoder('utf-8', { fatal: false })
-    let pending: Buffer[] = []
-    let pendingLen = 0
-    let dropping = false
-    let position = start.offset
     let lineNo = start.lines
-
-    const consumeLine = (buf: Buffer): void => {
-      lineNo++
-      stats.lines++
-      let text = decoder.decode(buf)
-      if (text.endsWith('\r')) text = text.slice(0, -1)
-      const parsed = parseLine(text, lineNo)
-      if (!parsed.ok) stats.skipped++
+    let inFlight: Promise<{ bytesRead: number }> | undefined
+    const emit = (text: string, line: number): boolean => {
+      const parsed = parseLine(text, line)
       for (const entry of parsed.entries) {
         stats.entries++
         onEntry(entry)
       }
+      return parsed.ok
     }
 
-    const chunk = Buffer.alloc(CHUNK)
-    while (position < size) {
-      const want = Math.min(CHUNK, size - position)
-      const { bytesRead } = await fh.read(chunk, 0, want, position)
-      if (bytesRead <= 0) break
-      stats.bytesRead += bytesRead
-      let from = 0
-      while (from < bytesRead) {
-        const nl = chunk.indexOf(0x0a, from)
-        const end = nl === -1 || nl >= bytesRead ? bytesRead : nl
-        const piece = chunk.subarray(from, end)
-        if (!dropping) {
-          if (pendingLen + piece.length > maxLine) {
-            dropping = true
-            pending = []
-            pendingLen = 0
-          } else if (piece.length > 0) {
-            pending.push(Buffer.from(piece))
-            pendingLen += piece.length
-          }
+    // One buffer of fixed size: each line is decoded straight from it, never copied on its own. The next read goes
+    // into the free space after the data while the lines already there are parsed, so the disk and the parser
+    // overlap. A line too long for the buffer is read on its own, into a buffer of its exact size; a line over the
+    // cap is only scanned for its end, never held.
+    const buf = Buffer.allocUnsafe(4 * chunk)
+    const longLine = Math.min(maxLine, 2 * chunk) // an unfinished line longer than this leaves the buffer
+    let lineStart = 0 // where the first line not yet consumed starts in `buf`
+    let from = 0 // where to look for the next newline
+    let filled = 0 // bytes of `buf` holding file data
+    let position = start.offset // file offset of `buf[filled]`
+    let furthest = start.offset // end of what was read from the file
+    let tail: Buffer | undefined // an unterminated last line, when it was read on its own
+    let droppedTail = false // the file ends in an unterminated line over the cap
+
+    const readAt = async (into: Buffer, offset: number, length: number, at: number): Promise<number> => {
+      const { bytesRead } = await fh.read(into, offset, length, at)
+      furthest = Math.max(furthest, at + Math.max(0, bytesRead))
+      return bytesRead
+    }
+
+    /** File offset of the first newline in [offset, limit) (limit capped at the file's end), or -1. */
+    let scratch: Buffer | undefined
+    const newlineIn = async (offset: number, limit: number): Promise<number> => {
+      scratch ??= Buffer.allocUnsafe(chunk)
+      for (let at = offset; at < Math.min(limit, size); ) {
+        const n = await readAt(scratch, 0, Math.min(chunk, Math.min(limit, size) - at), at)
+        if (n <= 0) return -1
+        const nl = scratch.subarray(0, n).indexOf(0x0a)
+        if (nl !== -1) return at + nl
+        at += n
+      }
+      return -1
+    }
+
+    /** Bytes [a, b) of the file, or undefined when it ended first. */
+    const bytesAt = async (a: number, b: number): Promise<Buffer | undefined> => {
+      const out = Buffer.allocUnsafe(b - a)
+      for (let got = 0; got < out.length; ) {
+        const n = await readAt(out, got, out.length - got, a + got)
+        if (n <= 0) return undefined
+        got += n
+      }
+      return out
+    }
+
+    /**
+     * The unfinished line in `buf` (no newline in it so far) is too long for the buffer: find its end in the file,
+     * then consume it read on its own, or count it over the cap. False when reading is over.
+     */
+    const takeLongLine = async (): Promise<boolean> => {
+      const lineOffset = position - (filled - lineStart)
+      const limit = lineOffset + maxLine + 1
+      let nl = await newlineIn(position, limit)
+      filled = lineStart = from = 0
+      if (nl !== -1) {
+        const line = await bytesAt(lineOffset, nl)
+        if (!line) {
+          stats.partialTail = true // the file shrank under us: left for the next read
+          return false
         }
-        if (end === bytesRead && (nl === -1 || nl >= bytesRead)) break
-        // A complete line ends at `end`.
-        if (dropping) {
+        lineNo++
+        stats.lines++
+        const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length
+        if (!emit(line.toString('utf8', 0, end), lineNo)) stats.skipped++
+      } else if (limit <= size) {
+        nl = await newlineIn(limit, size) // over the cap: only its end is looked for
+        if (nl === -1) {
+          droppedTail = true
+          return false
+        }
+        lineNo++
+        stats.lines++
+        stats.oversized++
+        stats.skipped++
+      } else {
+        tail = await bytesAt(lineOffset, size)
+        if (!tail) stats.partialTail = true
+        return false
+      }
+      position = nl + 1
+      stats.cursor.offset = position
+      stats.cursor.lines = lineNo
+      return true
+    }
+
+    try {
+      for (;;) {
+        if (position < size) {
+          if (buf.length - filled < chunk) {
+            buf.copyWithin(0, lineStart, filled) // the data still needed is at most 3 chunks: 1 chunk of room stays
+            from -= lineStart
+            filled -= lineStart
+            lineStart = 0
+          }
+          inFlight = fh.read(buf, filled, Math.min(chunk, buf.length - filled, size - position), position)
+        }
+        const data = buf.subarray(0, filled) // the read in flight writes only after `filled`
+        for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
           lineNo++
           stats.lines++
-          stats.oversized++
-          stats.skipped++
-          dropping = false
-        } else {
-          consumeLine(pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingLen))
+          if (nl - lineStart > maxLine) {
+            stats.oversized++
+            stats.skipped++
+          } else {
+            const end = nl > lineStart && buf[nl - 1] === 0x0d ? nl - 1 : nl
+            if (!emit(buf.toString('utf8', lineStart, end), lineNo)) stats.skipped++
+          }
+          lineStart = from = nl + 1
+          stats.cursor.offset = position - (filled - lineStart)
+          stats.cursor.lines = lineNo
         }
-        pending = []
-        pendingLen = 0
-        stats.cursor.offset = position + end + 1
-        stats.cursor.lines = lineNo
-        from = end + 1
+        from = filled
+        if (!inFlight) break // the rest of the file is in `buf`
+        const { bytesRead } = await inFlight
+        inFlight = undefined
+        furthest = Math.max(furthest, position + Math.max(0, bytesRead))
+        if (bytesRead <= 0) break
+        if (filled - lineStart > longLine) {
+          // what just arrived is read again from the file by takeLongLine
+          if (await takeLongLine()) continue
+          break
+        }
+        filled += bytesRead
+        position += bytesRead
       }
-      position += bytesRead
+    } finally {
+      // Never close the file under a read still running (a callback may have thrown).
+      await inFlight?.catch(() => undefined)
     }
+    stats.bytesRead = furthest - start.offset
 
     // An unterminated last line: consume it only if it is a whole JSON record; else leave it for next time.
-    if (dropping) {
+    const last = tail ?? buf.subarray(lineStart, filled)
+    if (droppedTail || (tail === undefined && filled - lineStart > maxLine)) {
       stats.partialTail = true
-    } else if (pendingLen > 0) {
-      const buf = Buffer.concat(pending, pendingLen)
-      let text = decoder.decode(buf)
-      if (text.endsWith('\r')) text = text.slice(0, -1)
-      const parsed = parseLine(text, lineNo + 1)
+    } else if (last.length > 0) {
+      const end = last[last.length - 1] === 0x0d ? last.length - 1 : last.length
+      const parsed = parseLine(last.toString('utf8', 0, end), lineNo + 1)
       if (parsed.ok && parsed.entries.length > 0) {
         lineNo++
         stats.lines++
