@@ -2,7 +2,7 @@
  * Streams a transcript JSONL file from a cursor, line by line, never holding the whole file.
  * The only I/O in src/transcript: parsing each line is delegated to parse.ts.
  */
-import { open } from 'node:fs/promises'
+import { type FileHandle, open } from '../shared/fsp.js'
 import { parseLine } from './parse.js'
 import type { TranscriptEntry } from './types.js'
 
@@ -47,7 +47,7 @@ export interface ReadOptions {
   onRestart?: () => void
 }
 
-async function bytesBefore(fh: import('node:fs/promises').FileHandle, offset: number): Promise<string> {
+async function bytesBefore(fh: FileHandle, offset: number): Promise<string> {
   const len = Math.min(HEAD_BYTES, offset)
   const buf = Buffer.alloc(len)
   await fh.read(buf, 0, len, offset - len)
