@@ -8,6 +8,7 @@ import { type Snapshot, type TaskItem, openTasks } from '../snapshot/model.js'
 import { fileLine, gitLine, oneLine } from '../snapshot/render.js'
 import { type Section, fitSections } from './budget.js'
 import type { Identity } from './identity.js'
+import { compareText } from '../shared/text.js'
 
 export interface NarrativeInput {
   body: string
@@ -320,7 +321,7 @@ export function renderResumeNote(i: ResumeInput): string | undefined {
   const sorted = i.changes
     .filter((c) => c.files.length > 0)
     .slice()
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.snapshotId.localeCompare(b.snapshotId))
+    .sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.snapshotId, b.snapshotId))
   const sessions = new Map<string, { snapshotId: string; files: string[] }>()
   for (const c of sorted) {
     const entry = sessions.get(c.sessionId) ?? { snapshotId: c.snapshotId, files: [] }

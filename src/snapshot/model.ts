@@ -14,6 +14,7 @@ import type {
   UsageRecord,
 } from '../extract/model.js'
 import { cutRedacted } from '../redact/secrets.js'
+import { compareText } from '../shared/text.js'
 
 export const SNAPSHOT_VERSION = 1
 
@@ -103,7 +104,7 @@ export function currentTask(prompts: PromptRecord[]): string | null {
 }
 
 function sortedTools(tools: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(tools).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+  return Object.fromEntries(Object.entries(tools).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])))
 }
 
 function byRecency(files: Record<string, FileRecord>): FileRecord[] {
@@ -114,7 +115,7 @@ export function taskItems(state: ExtractState): Snapshot['tasks'] {
   const created = Object.values(state.tasks)
   if (created.length > 0) {
     const items = created
-      .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id))
+      .sort((a, b) => Number(a.id) - Number(b.id) || compareText(a.id, b.id))
       .map((t) => ({ id: t.id, text: t.subject, status: t.status }))
     return { source: 'TaskCreate', items }
   }

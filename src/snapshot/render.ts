@@ -3,7 +3,7 @@
  */
 import type { FileRecord, GitRecord } from '../extract/model.js'
 import { type Snapshot, openTasks } from './model.js'
-import { oneLine } from '../shared/text.js'
+import { compareText, oneLine } from '../shared/text.js'
 
 export { oneLine }
 
@@ -168,7 +168,7 @@ export interface Trails {
 
 export function renderTrails(projectName: string, trails: Trails): string {
   const out = [`# File trail: ${projectName}`, '', 'Every captured change per file, newest first.', '']
-  const files = Object.entries(trails.files).sort((a, b) => (b[1][0]?.ts ?? '').localeCompare(a[1][0]?.ts ?? '') || a[0].localeCompare(b[0]))
+  const files = Object.entries(trails.files).sort((a, b) => compareText(b[1][0]?.ts ?? '', a[1][0]?.ts ?? '') || compareText(a[0], b[0]))
   for (const [path, entries] of files) {
     out.push(`## ${path}`)
     out.push('')

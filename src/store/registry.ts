@@ -5,6 +5,7 @@
 import { isObject } from '../shared/json.js'
 import { homeLayout } from './layout.js'
 import { readJson } from './read.js'
+import { compareText } from '../shared/text.js'
 
 export const REGISTRY_VERSION = 1
 export const DEFAULT_REGISTRY_CAP = 500
@@ -48,7 +49,7 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     const { registry } = await readRegistry(bookmarkHome)
     const gone = new Set(pruned)
     const rest = registry.entries.filter((e) => !(e.project === entry.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
-    const entries = [entry, ...rest].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.snapshotId.localeCompare(a.snapshotId)).slice(0, cap)
+    const entries = [entry, ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry)
   })
 }

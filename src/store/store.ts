@@ -5,6 +5,7 @@
 import { direntsOf, readdir, rm, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
+import type { KnownRedacted } from '../redact/secrets.js'
 import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '../narrative/freshness.js'
 import { dict, isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
@@ -13,6 +14,7 @@ import type { TranscriptCursor } from '../transcript/read.js'
 import { isSymlink } from './fs.js'
 import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
 import { SymlinkRefused, readJson, readStoreFile } from './read.js'
+import { compareText } from '../shared/text.js'
 
 /**
  * The writers, the lock and the renderers are loaded on the first write: a hook that only reads (most
@@ -237,10 +239,10 @@ export class ProjectStore {
   }
 
   /** The state first, then the head that names it: a crash in between leaves a head whose state does not match (read again). */
-  async saveCursor(head: CursorHead, state: ExtractState): Promise<void> {
+  async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
     const { writeJson } = await writers()
-    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile)
-    await writeJson(cursorPath(this.layout, head.sessionId), head)
+    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile, { known })
+    await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
   }
 
   async readSessionHooks(sessionId: string): Promise<SessionHooks> {
@@ -306,10 +308,10 @@ export class ProjectStore {
    * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
    * off), rewrites LATEST.md and updates the trail.
    */
-  async saveSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
+  async saveSnapshot(snapshot: Snapshot, touched: string[], known?: KnownRedacted): Promise<{ pruned: string[] }> {
     const l = this.layout
     const { writeJson } = await writers()
-    await writeJson(snapshotPath(l, snapshot.id), snapshot)
+    await writeJson(snapshotPath(l, snapshot.id), snapshot, { known })
     try {
       return await this.indexSnapshot(snapshot, touched)
     } catch (e) {
@@ -329,7 +331,7 @@ export class ProjectStore {
       // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
       const index = read.problem !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
       const others = index.snapshots.filter((e) => e.id !== snapshot.id && isSnapshotId(e.id))
-      const all = [indexEntry(snapshot), ...others].sort((a, b) => b.id.localeCompare(a.id))
+      const all = [indexEntry(snapshot), ...others].sort((a, b) => compareText(b.id, a.id))
       // The index only lists snapshot files that exist.
       const present = await this.existing(all.map((e) => e.id))
       const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
@@ -360,7 +362,7 @@ export class ProjectStore {
       const snap = await this.readSnapshot(id)
       if (snap) entries.push(indexEntry(snap))
     }
-    entries.sort((a, b) => b.id.localeCompare(a.id))
+    entries.sort((a, b) => compareText(b.id, a.id))
     return { version: INDEX_VERSION, snapshots: entries }
   }
 
@@ -431,7 +433,7 @@ export class ProjectStore {
     }
     const paths = Object.keys(trails.files)
     if (paths.length > TRAIL_CAP_FILES) {
-      const oldest = paths.sort((a, b) => (trails.files[a]?.[0]?.ts ?? '').localeCompare(trails.files[b]?.[0]?.ts ?? ''))
+      const oldest = paths.sort((a, b) => compareText(trails.files[a]?.[0]?.ts ?? '', trails.files[b]?.[0]?.ts ?? ''))
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
     await writeJson(l.trailsJson, trails)
