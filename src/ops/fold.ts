@@ -14,6 +14,7 @@ import { addToRegistry } from '../store/registry.js'
 import { headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
 import { readTranscript } from '../transcript/read.js'
+import { knownRedacted } from '../redact/secrets.js'
 import { type CaptureResult, type CaptureTarget, FORCED, hookMessageIsNew } from './capture.js'
 import type { Deps } from './context.js'
 
@@ -37,6 +38,8 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       prevState = undefined
     }
 
+    // What the stored state holds was redacted when it was written: its strings are not redacted again.
+    const known = prevState ? knownRedacted(prevState) : undefined
     let state: ExtractState = prevState ? reviveState(prevState) : createState()
     let delta = createDelta()
     const ctx = { projectRoot: root }
@@ -82,7 +85,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched])
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], known)
       try {
         await addToRegistry(
           deps.bookmarkHome,
@@ -124,7 +127,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       `${Date.now().toString(36)}-${randomHex(4)}`,
     )
     result.work = head.work
-    await store.saveCursor(head, state)
+    await store.saveCursor(head, state, known)
     return result
   })
 }

@@ -231,8 +231,53 @@ function redactOnce(text: string): string {
  * Shared references stay shared in the copy and cycles are reproduced, so the walk always ends; anything nested
  * deeper than 100 levels is replaced by `TOO_DEEP_MARKER` (fail closed: never written unredacted).
  */
-export function redactDeep<T>(value: T): T {
-  return walk(value, 0, new Map()) as T
+export function redactDeep<T>(value: T, known?: KnownRedacted): T {
+  return walk(value, 0, new Map(), { known, keys: new Map() }) as T
+}
+
+/**
+ * What an earlier `redactDeep` already wrote, as found when reading it back (`knownRedacted`): a string
+ * there, under the same key, comes out of redaction unchanged, so `redactDeep` skips it. A capture rewrites
+ * its stored state after each turn; without this it would redact the whole session again every time.
+ * Entries: `<key>\0<value>` for a field, `\u0001<key>` for a key, `\u0002<value>` for an item of a list.
+ */
+export type KnownRedacted = ReadonlySet<string>
+
+/** The strings of `value`, a parsed file that `redactDeep` wrote (see KnownRedacted). */
+export function knownRedacted(value: unknown): Set<string> {
+  const out = new Set<string>()
+  const visit = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth >= MAX_DEPTH) return
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (typeof item === 'string') out.add(`\u0002${item}`)
+        else visit(item, depth + 1)
+      }
+      return
+    }
+    for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+      out.add(`\u0001${key}`)
+      if (typeof item === 'string') out.add(`${key}\u0000${item}`)
+      else visit(item, depth + 1)
+    }
+  }
+  visit(value, 0)
+  return out
+}
+
+interface WalkContext {
+  known: KnownRedacted | undefined
+  /** Keys repeat in every record: each is redacted once per walk. */
+  keys: Map<string, string>
+}
+
+function redactKey(key: string, ctx: WalkContext): string {
+  let out = ctx.keys.get(key)
+  if (out === undefined) {
+    out = ctx.known?.has(`\u0001${key}`) ? key : redact(key)
+    ctx.keys.set(key, out)
+  }
+  return out
 }
 
 /**
@@ -251,7 +296,7 @@ function redactField(key: string, value: string): string {
   return kind === undefined || isNonSecretValue(value, key, true, false) ? out : marker(kind)
 }
 
-function walk(value: unknown, depth: number, copies: Map<object, unknown>): unknown {
+function walk(value: unknown, depth: number, copies: Map<object, unknown>, ctx: WalkContext): unknown {
   if (typeof value === 'string') return redact(value)
   if (value === null || typeof value !== 'object') return value
   const known = copies.get(value)
@@ -260,7 +305,7 @@ function walk(value: unknown, depth: number, copies: Map<object, unknown>): unkn
   if (Array.isArray(value)) {
     const out: unknown[] = []
     copies.set(value, out)
-    for (const item of value) out.push(walk(item, depth + 1, copies))
+    for (const item of value) out.push(typeof item === 'string' && ctx.known?.has(`\u0002${item}`) ? item : walk(item, depth + 1, copies, ctx))
     return out
   }
   if (value instanceof Map) {
@@ -268,15 +313,15 @@ function walk(value: unknown, depth: number, copies: Map<object, unknown>): unkn
     copies.set(value, out)
     const names = keyNames()
     for (const [key, item] of value) {
-      const copy = typeof key === 'string' && typeof item === 'string' ? redactField(key, item) : walk(item, depth + 1, copies)
-      out.set(typeof key === 'string' ? uniqueKey(redact(key), names) : key, copy)
+      const copy = typeof key === 'string' && typeof item === 'string' ? redactField(key, item) : walk(item, depth + 1, copies, ctx)
+      out.set(typeof key === 'string' ? uniqueKey(redactKey(key, ctx), names) : key, copy)
     }
     return out
   }
   if (value instanceof Set) {
     const out = new Set<unknown>()
     copies.set(value, out)
-    for (const item of value) out.add(walk(item, depth + 1, copies))
+    for (const item of value) out.add(walk(item, depth + 1, copies, ctx))
     return out
   }
   const proto: unknown = Object.getPrototypeOf(value)
@@ -288,8 +333,8 @@ function walk(value: unknown, depth: number, copies: Map<object, unknown>): unkn
   for (const key of Object.keys(source)) {
     const item = source[key]
     // defineProperty, not assignment: a JSON key named "__proto__" must stay a plain property.
-    Object.defineProperty(out, uniqueKey(redact(key), names), {
-      value: typeof item === 'string' ? redactField(key, item) : walk(item, depth + 1, copies),
+    Object.defineProperty(out, uniqueKey(redactKey(key, ctx), names), {
+      value: typeof item === 'string' ? (ctx.known?.has(`${key}\u0000${item}`) ? item : redactField(key, item)) : walk(item, depth + 1, copies, ctx),
       enumerable: true,
       writable: true,
       configurable: true,

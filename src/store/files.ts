@@ -6,7 +6,7 @@
  */
 import { lstat, mkdir } from '../shared/fsp.js'
 import { atomicWrite } from './atomic.js'
-import { redact, redactDeep } from '../redact/secrets.js'
+import { type KnownRedacted, redact, redactDeep } from '../redact/secrets.js'
 import { SymlinkRefused } from './read.js'
 
 export const FILE_MODE = 0o600
@@ -21,10 +21,12 @@ export async function ensureDir(path: string): Promise<void> {
 export interface WriteOptions {
   /** Flushed to disk before it replaces the old file (default false: see above). */
   durable?: boolean
+  /** Strings read back from what an earlier write stored: already redacted, not redacted again. */
+  known?: KnownRedacted
 }
 
 export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
-  await atomicWrite(path, `${JSON.stringify(redactDeep(value), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+  await atomicWrite(path, `${JSON.stringify(redactDeep(value, options.known), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {
