@@ -337,7 +337,9 @@ export class ProjectStore {
       const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
       const kept = listed.slice(0, this.indexCap)
       const pruned = listed.slice(this.indexCap).map((e) => e.id)
-      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index)
+      // The index and the trail grow with the project's history: what they held was redacted when written.
+      const { knownRedacted } = await import('../redact/secrets.js')
+      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { known: knownRedacted(index) })
       if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot))
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
@@ -414,6 +416,8 @@ export class ProjectStore {
     const l = this.layout
     const [{ writeJson, writeText }, { renderTrails }] = await Promise.all([writers(), renderers()])
     const r = await readJson(l.trailsJson, isTrails)
+    const { knownRedacted } = await import('../redact/secrets.js')
+    const known = r.ok ? knownRedacted(r.value) : undefined
     const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
@@ -436,7 +440,7 @@ export class ProjectStore {
       const oldest = paths.sort((a, b) => compareText(trails.files[a]?.[0]?.ts ?? '', trails.files[b]?.[0]?.ts ?? ''))
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
-    await writeJson(l.trailsJson, trails)
+    await writeJson(l.trailsJson, trails, { known })
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails))
   }
 }
