@@ -99,6 +99,16 @@ describe('code cache', () => {
     expect(off.code).toBe(0)
     expect(existsSync(cacheDir())).toBe(false)
   })
+
+  it('is part of the bookmark home that uninstall --purge deletes', async () => {
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
+    expect((await stop()).code).toBe(0)
+    expect(existsSync(cacheDir())).toBe(true)
+    const r = await runCli(['uninstall', '--purge', '--yes'], { env: sb.env, cwd: project })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(existsSync(sb.env.BOOKMARK_HOME!)).toBe(false)
+  })
 })
 
 describe('a capture with nothing new', () => {
