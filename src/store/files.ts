@@ -23,14 +23,19 @@ export interface WriteOptions {
   durable?: boolean
   /** Strings read back from what an earlier write stored: already redacted, not redacted again. */
   known?: KnownRedacted
+  /**
+   * The caller built the whole value from redacted parts (and its own fixed text): written as it is. Used
+   * where one redacted copy of a snapshot feeds several files.
+   */
+  redacted?: boolean
 }
 
 export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
-  await atomicWrite(path, `${JSON.stringify(redactDeep(value, options.known), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+  await atomicWrite(path, `${JSON.stringify(options.redacted === true ? value : redactDeep(value, options.known), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {
-  await atomicWrite(path, redact(text), { mode: FILE_MODE, durable: options.durable === true })
+  await atomicWrite(path, options.redacted === true ? text : redact(text), { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export { isObject } from '../shared/json.js'

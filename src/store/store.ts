@@ -306,14 +306,16 @@ export class ProjectStore {
 
   /**
    * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
-   * off), rewrites LATEST.md and updates the trail.
+   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once (`known`: what the
+   * session's stored state already held) and that copy feeds all four files.
    */
-  async saveSnapshot(snapshot: Snapshot, touched: string[], known?: KnownRedacted): Promise<{ pruned: string[] }> {
+  async saveSnapshot(raw: Snapshot, touched: string[], known?: KnownRedacted): Promise<{ pruned: string[] }> {
     const l = this.layout
-    const { writeJson } = await writers()
-    await writeJson(snapshotPath(l, snapshot.id), snapshot, { known })
+    const [{ writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
+    const snapshot = redactDeep(raw, known)
+    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true })
     try {
-      return await this.indexSnapshot(snapshot, touched)
+      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)))
     } catch (e) {
       // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
       // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
@@ -340,7 +342,7 @@ export class ProjectStore {
       // The index and the trail grow with the project's history: what they held was redacted when written.
       const { knownRedacted } = await import('../redact/secrets.js')
       await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { known: knownRedacted(index) })
-      if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot))
+      if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
       await this.removeOrphans(new Set(kept.map((e) => e.id)))
@@ -441,6 +443,7 @@ export class ProjectStore {
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
     await writeJson(l.trailsJson, trails, { known })
-    await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails))
+    // Rendered from the trail just redacted (old entries as stored, new ones from the redacted snapshot).
+    await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
   }
 }
