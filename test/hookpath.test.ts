@@ -152,6 +152,28 @@ describe('a capture with nothing new', () => {
     expect(out.stats.bytesRead).toBe(readFileSync(transcript).length)
   })
 
+  it('a long reply, or one holding a secret, sent again by a Stop is recognised as recorded; a new one is stored redacted', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`
+    const long = `Done. ${'The parser now reads every section of the file. '.repeat(120)}Use ${token} for the API.`
+    await appendFile(transcript, jsonl([assistantText(long)]))
+    expect((await stop({ last_assistant_message: long })).code).toBe(0)
+    const snapshots = (): number => readdirSync(join(project, '.bookmark', 'snapshots')).length
+    expect(snapshots()).toBe(1)
+    const before = storeFiles()
+    expect((await stop({ last_assistant_message: long })).code).toBe(0)
+    expect(storeFiles()).toEqual(before)
+
+    const fresh = `A reply the transcript lacks, with ${token} in it.`
+    expect((await stop({ last_assistant_message: fresh })).code).toBe(0)
+    expect(snapshots()).toBe(2)
+    const head = await readFile(join(project, '.bookmark', 'cursors', 'S1.json'), 'utf8')
+    expect(JSON.parse(head).lastHookMessage).toMatch(/^A reply the transcript lacks, with \[REDACTED:github-token\] in it\.$/)
+    expect(head).not.toContain(token)
+    const again = storeFiles()
+    expect((await stop({ last_assistant_message: fresh })).code).toBe(0)
+    expect(storeFiles()).toEqual(again)
+  })
+
   it('a version 1 cursor file (state inside) is read, and replaced by a head and a state file', async () => {
     expect((await stop()).code).toBe(0)
     const cursors = join(project, '.bookmark', 'cursors')

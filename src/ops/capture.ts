@@ -103,8 +103,13 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 /** Triggers that write a snapshot even when nothing happened since the last one. */
 export const FORCED: ReadonlySet<Trigger> = new Set<Trigger>(['manual', 'demo', 'mcp', 'pre_compact'])
 
-/** True when a Stop payload's last message is not yet recorded (in the transcript or by an earlier Stop). */
-export function hookMessageIsNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
+/**
+ * Whether a Stop payload's last message may be unrecorded: false when it equals, as it is, what the head
+ * recorded (the transcript's last reply or an earlier Stop's message, both kept redacted and cut). A long
+ * reply or one holding a secret never equals its stored form: the capture then compares it as stored
+ * (fold.ts), which needs the redactor this check does without.
+ */
+export function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
   return message !== undefined && message.trim() !== '' && message !== head?.lastAssistantText && message !== head?.lastHookMessage
 }
 
@@ -117,7 +122,7 @@ async function nothingNew(req: CaptureRequest, transcript: string, sid: string, 
   const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead; state?: ExtractState })
   const head = loaded.head
   if (!head || loaded.state !== undefined || head.transcript !== transcript) return undefined
-  if (hookMessageIsNew(req.lastAssistantMessage, head)) return undefined
+  if (hookMessageMayBeNew(req.lastAssistantMessage, head)) return undefined
   if (!(await cursorAtEnd(transcript, head.cursor))) return undefined
   return {
     projectRoot: store.layout.root,

@@ -5,7 +5,7 @@
 import { basename } from 'node:path'
 import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractState } from '../extract/model.js'
-import { STATE_VERSION, reviveState } from '../extract/model.js'
+import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
 import { toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
@@ -14,8 +14,8 @@ import { addToRegistry } from '../store/registry.js'
 import { headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
 import { readTranscript } from '../transcript/read.js'
-import { knownRedacted } from '../redact/secrets.js'
-import { type CaptureResult, type CaptureTarget, FORCED, hookMessageIsNew } from './capture.js'
+import { cutRedacted, knownRedacted } from '../redact/secrets.js'
+import { type CaptureResult, type CaptureTarget, FORCED } from './capture.js'
 import type { Deps } from './context.js'
 
 export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
@@ -58,12 +58,19 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     state.sessionId = sid
 
     const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
-    const messageIsNew = hookMessageIsNew(req.lastAssistantMessage, { lastAssistantText: state.lastAssistant?.text, lastHookMessage: previous?.lastHookMessage })
+    // The Stop payload's message as it would be stored (redacted, then cut), compared with what is stored.
+    const message = req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' ? cutRedacted(req.lastAssistantMessage, CAPS.assistantText) : undefined
+    const messageIsNew = message !== undefined && message !== state.lastAssistant?.text && message !== previous?.lastHookMessage
     let lastSnapshot = previous?.lastSnapshot
     const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state, work: { files: [], prompts: [] } }
 
     if (!happened && !messageIsNew && !FORCED.has(req.trigger)) {
       result.reason = lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session'
+      // Nothing read, nothing to record (a long Stop message that only looked new to capture.ts): nothing to write.
+      if (previous && stats.bytesRead === 0 && !stats.restarted && stats.cursor.offset === previous.cursor.offset) {
+        result.work = previous.work
+        return result
+      }
     } else {
       const now = deps.now()
       const id = snapshotId(now, deps.random4())
@@ -122,7 +129,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
         captures: (previous?.captures ?? 0) + 1,
         ...(lastSnapshot ? { lastSnapshot } : {}),
-        ...(messageIsNew && req.lastAssistantMessage ? { lastHookMessage: req.lastAssistantMessage.slice(0, 4_000) } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
+        ...(messageIsNew && message !== undefined ? { lastHookMessage: message } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
       },
       `${Date.now().toString(36)}-${randomHex(4)}`,
     )

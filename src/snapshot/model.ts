@@ -13,6 +13,7 @@ import type {
   SubagentRecord,
   UsageRecord,
 } from '../extract/model.js'
+import { CAPS } from '../extract/model.js'
 import { cutRedacted } from '../redact/secrets.js'
 import { compareText } from '../shared/text.js'
 
@@ -126,8 +127,10 @@ export function taskItems(state: ExtractState): Snapshot['tasks'] {
 export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
   const recent = state.recentPrompts
   let lastAssistant: Snapshot['lastAssistant'] = state.lastAssistant ? { ...state.lastAssistant, source: 'transcript' } : null
-  if (meta.lastAssistantMessage && meta.lastAssistantMessage.trim() !== '' && meta.lastAssistantMessage !== state.lastAssistant?.text) {
-    lastAssistant = { text: cutRedacted(meta.lastAssistantMessage, 4_000), source: 'hook' }
+  if (meta.lastAssistantMessage && meta.lastAssistantMessage.trim() !== '') {
+    // Compared as stored: the state keeps the transcript's text redacted and cut.
+    const text = cutRedacted(meta.lastAssistantMessage, CAPS.assistantText)
+    if (text !== state.lastAssistant?.text) lastAssistant = { text, source: 'hook' }
   }
   return {
     version: SNAPSHOT_VERSION,
