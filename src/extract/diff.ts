@@ -131,9 +131,14 @@ export function patchLines(structuredPatch: unknown): LineDiff | null {
   return { added, removed }
 }
 
+/** `text.split(/\r?\n/)`, without running the pattern on text that has no CR (almost all of it). */
+export function splitCrLf(text: string): string[] {
+  return text.includes('\r') ? text.split(/\r?\n/) : text.split('\n')
+}
+
 function splitLines(text: string): string[] {
   if (text === '') return []
-  const lines = text.split(/\r?\n/)
+  const lines = splitCrLf(text)
   if (lines[lines.length - 1] === '') lines.pop()
   return lines
 }

@@ -5,7 +5,7 @@
 import { isObject, str } from '../shared/json.js'
 import { STORE_DIR } from '../shared/names.js'
 import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInside, resolveAgainst } from '../shared/paths.js'
-import { type LineDiff, lineDiff, patchLines } from './diff.js'
+import { type LineDiff, lineDiff, patchLines, splitCrLf } from './diff.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
 import { type ScriptNode, type ShellFileOp, shellEffects } from './shell.js'
@@ -36,7 +36,7 @@ export function plausibleFilePath(p: string): boolean {
 
 function linesOf(text: string): string[] {
   if (text === '') return []
-  const lines = text.split(/\r?\n/)
+  const lines = splitCrLf(text)
   if (text.endsWith('\n')) lines.pop()
   return lines
 }
@@ -107,10 +107,37 @@ function mergeHints(existing: string[], incoming: string[]): string[] {
   return out.slice(0, CAPS.hints)
 }
 
+/**
+ * How many records a table holds. Counting the keys of a table of up to 2,000 for every new file was a visible
+ * cost; the count is kept by the only writers of the tables (`record`, and a move through `put` and `remove`) and
+ * counted once for a table not seen before (a state read back from its cursor).
+ */
+const tableSizes = new WeakMap<Record<string, FileRecord>, number>()
+
+function sizeOf(files: Record<string, FileRecord>): number {
+  let n = tableSizes.get(files)
+  if (n === undefined) {
+    n = Object.keys(files).length
+    tableSizes.set(files, n)
+  }
+  return n
+}
+
+function put(files: Record<string, FileRecord>, key: string, rec: FileRecord): void {
+  if (!(key in files)) tableSizes.set(files, sizeOf(files) + 1)
+  files[key] = rec
+}
+
+function remove(files: Record<string, FileRecord>, key: string): void {
+  if (!(key in files)) return
+  tableSizes.set(files, sizeOf(files) - 1)
+  delete files[key]
+}
+
 function record(state: ExtractState, delta: RunDelta, at: Located, change: Change, tool: Pick<PendingTool, 'ts' | 'line' | 'sidechain'>): void {
   const files = table(state, at)
-  if (!(at.key in files) && Object.keys(files).length >= CAPS.files) return
   const prev = files[at.key]
+  if (prev === undefined && sizeOf(files) >= CAPS.files) return
   const rec: FileRecord = prev ?? {
     path: at.key,
     op: change.op,
@@ -134,6 +161,7 @@ function record(state: ExtractState, delta: RunDelta, at: Located, change: Chang
   if (tool.ts !== undefined) rec.lastTs = tool.ts
   rec.lastLine = tool.line
   rec.subagent = rec.subagent && tool.sidechain
+  if (prev === undefined) tableSizes.set(files, sizeOf(files) + 1)
   files[at.key] = rec
   if (at.inside) delta.touched.add(at.key)
 }
@@ -266,10 +294,10 @@ function applyShellOp(state: ExtractState, ctx: FileContext, delta: RunDelta, to
       const fromKey = src?.key ?? op.from
       if (op.op === 'move') {
         if (src && srcKnown) {
-          delete table(state, src)[src.key]
+          remove(table(state, src), src.key)
           const carried: FileRecord = { ...srcKnown, path: dest.key, from: srcKnown.from ?? fromKey }
           if (srcKnown.op !== 'created') carried.op = 'moved'
-          table(state, dest)[dest.key] = carried
+          put(table(state, dest), dest.key, carried)
           record(state, delta, dest, { op: carried.op, tool: name }, tool)
           if (src.inside) delta.touched.add(src.key)
         } else {

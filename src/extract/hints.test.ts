@@ -192,3 +192,12 @@ describe('general rules', () => {
     expect(structuralHints('a.ts', bad)).toEqual([])
   })
 })
+
+describe('many declarations', () => {
+  it('keeps the first MAX_HINTS added ones, marked modified when also removed, and no removed-only ones', () => {
+    const added = Array.from({ length: 40 }, (_, i) => `export function f${i}(x: number) {`)
+    const removed = ['export function f3(x: string) {', 'export function gone() {', 'export function f30(x: string) {']
+    const hints = structuralHints('src/a.ts', { added, removed })
+    expect(hints).toEqual(Array.from({ length: MAX_HINTS }, (_, i) => `${i === 3 ? '~' : '+'}fn f${i}`))
+  })
+})

@@ -61,7 +61,8 @@ export function structuralHints(filePath: string, diff: LineDiff): string[] {
   try {
     const lang = languageOf(filePath)
     if (!lang) return []
-    const added = declarations(lang, diff.added)
+    // Only the first MAX_HINTS are kept, and added ones come first: the added side is read no further than that.
+    const added = declarations(lang, diff.added, MAX_HINTS)
     const removed = declarations(lang, diff.removed)
     const removedKeys = new Set(removed.map(keyOf))
     const addedKeys = new Set(added.map(keyOf))
@@ -78,25 +79,25 @@ function keyOf(d: Decl): string {
   return `${d.kind} ${d.name}`
 }
 
-/** Declarations in one side of a diff, deduplicated, in order. */
-function declarations(lang: Language, lines: readonly string[]): Decl[] {
+/** Declarations in one side of a diff, deduplicated, in order: the first `max` of them. */
+function declarations(lang: Language, lines: readonly string[], max = Infinity): Decl[] {
   const out: Decl[] = []
   const seen = new Set<string>()
-  lines.forEach((raw, i) => {
-    const line = raw.trimEnd()
-    if (line.length === 0 || line.length > MAX_LINE) return
+  for (let i = 0; i < lines.length && out.length < max; i++) {
+    const line = (lines[i] ?? '').trimEnd()
+    if (line.length === 0 || line.length > MAX_LINE) continue
     const indent = indentOf(line)
     const decl = lang.declare(line.trimStart(), indent)
-    if (!decl) return
+    if (!decl) continue
     if (decl.member) {
-      if (indent === 0 || indent > lang.memberIndent) return
-      if (enclosedByDeclaration(lang, lines, i, indent)) return
+      if (indent === 0 || indent > lang.memberIndent) continue
+      if (enclosedByDeclaration(lang, lines, i, indent)) continue
     }
     const key = keyOf(decl)
-    if (seen.has(key)) return
+    if (seen.has(key)) continue
     seen.add(key)
     out.push(decl)
-  })
+  }
   return out
 }
 
