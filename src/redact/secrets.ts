@@ -239,30 +239,43 @@ export function redactDeep<T>(value: T, known?: KnownRedacted): T {
  * What an earlier `redactDeep` already wrote, as found when reading it back (`knownRedacted`): a string
  * there, under the same key, comes out of redaction unchanged, so `redactDeep` skips it. A capture rewrites
  * its stored state after each turn; without this it would redact the whole session again every time.
- * Entries: `<key>\0<value>` for a field, `\u0001<key>` for a key, `\u0002<value>` for an item of a list.
  */
-export type KnownRedacted = ReadonlySet<string>
+export interface KnownRedacted {
+  /** Field values by key. */
+  readonly fields: ReadonlyMap<string, ReadonlySet<string>>
+  readonly keys: ReadonlySet<string>
+  /** Strings that were items of a list. */
+  readonly items: ReadonlySet<string>
+}
 
 /** The strings of `value`, a parsed file that `redactDeep` wrote (see KnownRedacted). */
-export function knownRedacted(value: unknown): Set<string> {
-  const out = new Set<string>()
+export function knownRedacted(value: unknown): KnownRedacted {
+  const fields = new Map<string, Set<string>>()
+  const keys = new Set<string>()
+  const items = new Set<string>()
   const visit = (v: unknown, depth: number): void => {
     if (v === null || typeof v !== 'object' || depth >= MAX_DEPTH) return
     if (Array.isArray(v)) {
       for (const item of v) {
-        if (typeof item === 'string') out.add(`\u0002${item}`)
+        if (typeof item === 'string') items.add(item)
         else visit(item, depth + 1)
       }
       return
     }
-    for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-      out.add(`\u0001${key}`)
-      if (typeof item === 'string') out.add(`${key}\u0000${item}`)
-      else visit(item, depth + 1)
+    const source = v as Record<string, unknown>
+    for (const key in source) {
+      if (!Object.prototype.hasOwnProperty.call(source, key)) continue
+      const item = source[key]
+      keys.add(key)
+      if (typeof item === 'string') {
+        let set = fields.get(key)
+        if (!set) fields.set(key, (set = new Set()))
+        set.add(item)
+      } else visit(item, depth + 1)
     }
   }
   visit(value, 0)
-  return out
+  return { fields, keys, items }
 }
 
 interface WalkContext {
@@ -274,7 +287,7 @@ interface WalkContext {
 function redactKey(key: string, ctx: WalkContext): string {
   let out = ctx.keys.get(key)
   if (out === undefined) {
-    out = ctx.known?.has(`\u0001${key}`) ? key : redact(key)
+    out = ctx.known?.keys.has(key) ? key : redact(key)
     ctx.keys.set(key, out)
   }
   return out
@@ -305,7 +318,7 @@ function walk(value: unknown, depth: number, copies: Map<object, unknown>, ctx: 
   if (Array.isArray(value)) {
     const out: unknown[] = []
     copies.set(value, out)
-    for (const item of value) out.push(typeof item === 'string' && ctx.known?.has(`\u0002${item}`) ? item : walk(item, depth + 1, copies, ctx))
+    for (const item of value) out.push(typeof item === 'string' && ctx.known?.items.has(item) ? item : walk(item, depth + 1, copies, ctx))
     return out
   }
   if (value instanceof Map) {
@@ -329,16 +342,18 @@ function walk(value: unknown, depth: number, copies: Map<object, unknown>, ctx: 
   const source = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
   copies.set(value, out)
-  const names = keyNames()
-  for (const key of Object.keys(source)) {
+  const keys = Object.keys(source)
+  const named = keys.map((key) => redactKey(key, ctx))
+  // Keys of one object are distinct: they can only collide when redaction changed one of them.
+  const names = named.some((name, i) => name !== keys[i]) ? keyNames() : undefined
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
     const item = source[key]
-    // defineProperty, not assignment: a JSON key named "__proto__" must stay a plain property.
-    Object.defineProperty(out, uniqueKey(redactKey(key, ctx), names), {
-      value: typeof item === 'string' ? (ctx.known?.has(`${key}\u0000${item}`) ? item : redactField(key, item)) : walk(item, depth + 1, copies, ctx),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+    const name = names ? uniqueKey(named[i]!, names) : key
+    const copy = typeof item === 'string' ? (ctx.known?.fields.get(key)?.has(item) ? item : redactField(key, item)) : walk(item, depth + 1, copies, ctx)
+    // A JSON key named "__proto__" must stay a plain property: assignment would set the prototype.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: copy, enumerable: true, writable: true, configurable: true })
+    else out[name] = copy
   }
   return out
 }
