@@ -109,7 +109,7 @@ export const FORCED: ReadonlySet<Trigger> = new Set<Trigger>(['manual', 'demo', 
  * reply or one holding a secret never equals its stored form: the capture then compares it as stored
  * (fold.ts), which needs the redactor this check does without.
  */
-export function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
+function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
   return message !== undefined && message.trim() !== '' && message !== head?.lastAssistantText && message !== head?.lastHookMessage
 }
 
