@@ -77,7 +77,8 @@ export function readStdin(fd = 0, opts: StdinOptions = {}): Promise<StdinResult>
     }
     return Promise.resolve(into.result(false))
   }
-  if (!setNonBlocking(fd)) return readStream(process.stdin, timeoutMs, into)
+  // Windows pipes do not take the non-blocking switch: the stream reads them, as it always did.
+  if (process.platform === 'win32' || !setNonBlocking(fd)) return readStream(process.stdin, timeoutMs, into)
   return new Promise((resolve) => {
     const buf = Buffer.allocUnsafe(CHUNK)
     const deadline = Date.now() + timeoutMs
