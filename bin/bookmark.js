@@ -14,8 +14,15 @@
 'use strict'
 const HOOKS = ['stop', 'check', 'restore', 'precompact']
 const command = process.argv[2]
-if (process.argv.length === 3 && HOOKS.includes(command)) runHook(command)
-else require('../dist/cli/bookmark.cjs')
+if (process.argv.length === 3 && HOOKS.includes(command)) {
+  try {
+    runHook(command)
+  } catch (e) {
+    // A hook never fails towards the host, not even when its bundle cannot be loaded (an unbuilt or broken install).
+    process.stderr.write(`bookmark: ${command} hook could not start: ${e && e.message ? e.message : e} (\`bookmark doctor\` tells more)\n`)
+    process.exitCode = 0
+  }
+} else require('../dist/cli/bookmark.cjs')
 
 function runHook(name) {
   const fs = require('node:fs')

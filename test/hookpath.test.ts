@@ -52,6 +52,23 @@ describe('bundles', () => {
     for (const h of HOOKS) expect(existsSync(join(DIST, `hook-${h.name}.cjs`)), h.name).toBe(true)
   })
 
+  it('a hook whose bundle cannot be loaded (an unbuilt install) still exits 0, saying why on stderr', async () => {
+    const pkg = join(sb.dir, 'unbuilt')
+    mkdirSync(join(pkg, 'bin'), { recursive: true })
+    for (const f of ['bookmark.js', 'package.json']) writeFileSync(join(pkg, 'bin', f), readFileSync(join(REPO_ROOT, 'bin', f)))
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(pkg, 'bin', 'bookmark.js'), 'stop'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      child.on('close', (code) => resolve({ code, stdout, stderr }))
+      child.stdin.end(payload('Stop'))
+    })
+    expect(r).toMatchObject({ code: 0, stdout: '' })
+    expect(r.stderr).toMatch(/^bookmark: stop hook could not start: ENOENT/)
+  })
+
   it('the check and stop bundles leave the extraction engine and the redactor to chunks loaded on demand', () => {
     for (const name of ['check', 'stop']) {
       const text = readFileSync(join(DIST, `hook-${name}.cjs`), 'utf8')
