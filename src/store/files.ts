@@ -28,10 +28,12 @@ export interface WriteOptions {
    * where one redacted copy of a snapshot feeds several files.
    */
   redacted?: boolean
+  /** One line instead of indented: for files only the program reads (the cursor state, hundreds of KB). */
+  compact?: boolean
 }
 
 export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
-  await atomicWrite(path, `${JSON.stringify(options.redacted === true ? value : redactDeep(value, options.known), null, 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+  await atomicWrite(path, `${JSON.stringify(options.redacted === true ? value : redactDeep(value, options.known), null, options.compact === true ? undefined : 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {

@@ -241,7 +241,7 @@ export class ProjectStore {
   /** The state first, then the head that names it: a crash in between leaves a head whose state does not match (read again). */
   async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
     const { writeJson } = await writers()
-    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile, { known })
+    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile, { known, compact: true })
     await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
   }
 
