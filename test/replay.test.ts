@@ -66,5 +66,8 @@ describe.skipIf(!CORPUS_PRESENT)('turn-by-turn replay through the Stop hook', ()
     const stateA = JSON.parse(await readFile(join(a, '.bookmark', 'cursors', 'S.state.json'), 'utf8')).state
     const stateB = JSON.parse(await readFile(join(b, '.bookmark', 'cursors', 'S.state.json'), 'utf8')).state
     expect(JSON.stringify(stateA).split(a).join('<root>')).toBe(JSON.stringify(stateB).split(b).join('<root>'))
+    // The heads agree too: the work times the narrative rules read without the state.
+    expect(cursorA.work).toEqual(cursorB.work)
+    expect(cursorA.lastAssistantText).toBe(cursorB.lastAssistantText)
   })
 })
