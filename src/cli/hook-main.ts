@@ -11,7 +11,7 @@ import { readStdin } from '../host/stdin.js'
 import { defaultDeps } from '../ops/context.js'
 
 /** Writes all of `text` to `fd`, waiting out a full non-blocking pipe; gives up quietly if the reader is gone. */
-export function writeAll(fd: number, text: string): void {
+function writeAll(fd: number, text: string): void {
   const buf = Buffer.from(text)
   let off = 0
   let spins = 0
@@ -33,10 +33,6 @@ export async function runInstalledHook(name: HookName, body: HookBody): Promise<
   } catch (e) {
     log(`hook error: ${(e as Error).message}`)
   }
+  // Everything is written (synchronously): an open stdin or a stray timer must never hold a hook.
   process.exit(0)
-}
-
-/** Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them. */
-export function exitHook(): void {
-  process.stdout.write('', () => process.exit(0))
 }

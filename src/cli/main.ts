@@ -8,7 +8,6 @@ import { defaultDeps } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
 import { DoctorFailed } from './doctor-text.js'
-import { exitHook } from './hook-main.js'
 import { type Io, buildProgram } from './program.js'
 
 function packageVersion(): string {
@@ -65,6 +64,11 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
     log(`unexpected error: ${(e as Error).stack ?? String(e)}`)
     return 1
   }
+}
+
+/** Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them. */
+function exitHook(): void {
+  process.stdout.write('', () => process.exit(0))
 }
 
 /** Runs the command line of this process and sets its exit code. */
