@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { type Sandbox, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt, assistantText } from './helpers/jsonl.js'
 
 let sb: Sandbox
@@ -10,8 +10,7 @@ let transcript: string
 
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(join(project, '.git'), { recursive: true })
+  project = await gitProject(sb)
   await mkdir(join(project, 'src', 'deep'), { recursive: true })
   transcript = join(sb.dir, 'session-a.jsonl')
   await writeFile(

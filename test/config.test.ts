@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { CONFIG_KEYS, KEYS } from '../src/config/keys.js'
-import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { type Sandbox, gitProject, runCli, sandbox } from './helpers/cli.js'
 
 let sb: Sandbox
 let project: string
@@ -11,8 +11,7 @@ const values = async (env = sb.env) => JSON.parse((await runCli(['config', '--js
 
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(join(project, '.git'), { recursive: true })
+  project = await gitProject(sb)
 })
 
 describe('bookmark config', () => {

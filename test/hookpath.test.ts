@@ -5,11 +5,11 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { HOOKS } from '../src/hooks/names.js'
-import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { type Sandbox, BIN, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
@@ -20,8 +20,7 @@ let project: string
 let transcript: string
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(join(project, '.git'), { recursive: true })
+  project = await gitProject(sb)
   transcript = join(sb.dir, 'session.jsonl')
   await writeFile(transcript, jsonl([prompt('Add a parser for the config file'), ...call('t1', 'Write', { file_path: join(project, 'src/parse.ts'), content: 'export {}\n' }), assistantText('Added src/parse.ts.')]))
 })

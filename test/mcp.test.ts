@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BIN, type Sandbox, sandbox } from './helpers/cli.js'
+import { type Sandbox, BIN, gitProject, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
 
 let sb: Sandbox
@@ -17,8 +17,7 @@ let client: Client | undefined
 
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(join(project, '.git'), { recursive: true })
+  project = await gitProject(sb)
   transcript = join(sb.dir, 'sess-1.jsonl')
   await writeFile(transcript, jsonl([prompt('add the importer for CSV notes', { cwd: project }), call('w1', 'Write', { file_path: join(project, 'src/import.ts'), content: 'export function importCsv() {}\n' }, { type: 'create' }, { cwd: project })]))
 })

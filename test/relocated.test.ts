@@ -7,10 +7,10 @@
  * lines itself. Windows transcripts are left out: their `D:\` paths cannot be relocated onto this
  * machine's file system (they are covered by the corpus facts test instead).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli, sandbox } from './helpers/cli.js'
+import { gitProject, runCli, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
 import { oracle } from './helpers/oracle.js'
 
@@ -35,8 +35,7 @@ describe.skipIf(!CORPUS_PRESENT)('real transcripts relocated into a temporary pr
     const expected = oracle(raw)
     expect(expected.root, 'transcript has a cwd').toBeTruthy()
     const sb = await sandbox()
-    const project = join(sb.dir, 'relocated-project')
-    await mkdir(join(project, '.git'), { recursive: true })
+    const project = await gitProject(sb, 'relocated-project')
     const escape = (s: string) => JSON.stringify(s).slice(1, -1)
     const relocated = raw.split(escape(expected.root)).join(escape(project))
     const transcript = join(sb.dir, name)

@@ -4,10 +4,10 @@
  * 15 or fewer, otherwise the most recently changed first). Expected values come from the independent
  * oracle; the transcripts are relocated into a temporary project (Windows ones cannot be, see relocated).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli, sandbox } from './helpers/cli.js'
+import { gitProject, runCli, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
 import { oracle } from './helpers/oracle.js'
 
@@ -18,8 +18,7 @@ describe.skipIf(!CORPUS_PRESENT)('restore after a real session', () => {
     const raw = await readFile(claudePath(name), 'utf8')
     const expected = oracle(raw)
     const sb = await sandbox()
-    const project = join(sb.dir, 'p')
-    await mkdir(join(project, '.git'), { recursive: true })
+    const project = await gitProject(sb, 'p')
     const esc = (s: string) => JSON.stringify(s).slice(1, -1)
     const t = join(sb.dir, 'session.jsonl')
     await writeFile(t, raw.split(esc(expected.root)).join(esc(project)))

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream'
 import { defaultDeps } from '../src/ops/context.js'
 import { runUninstall } from '../src/setup/command.js'
 import { inspectSettings } from '../src/setup/inspect.js'
-import { type Run, type Sandbox, BIN, runCli, sandbox } from './helpers/cli.js'
+import { type Run, type Sandbox, BIN, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
 
 const EVENTS = { SessionStart: ['restore', 15], UserPromptSubmit: ['check', 15], PreCompact: ['precompact', 60], Stop: ['stop', 60] } as const
@@ -199,8 +199,7 @@ describe('bookmark setup', () => {
   })
 
   it('--project writes <project root>/.claude/settings.local.json, not the user settings', async () => {
-    const project = join(sb.dir, 'proj')
-    await mkdir(join(project, '.git'), { recursive: true })
+    const project = await gitProject(sb)
     await mkdir(join(project, 'src'), { recursive: true })
     const r = await setup(['--project', '--json'], join(project, 'src'))
     expect(r.code).toBe(0)
@@ -314,8 +313,7 @@ describe('bookmark uninstall', () => {
   })
 
   it('--purge refuses without a terminal or --yes, and deletes the stores with --yes', async () => {
-    const project = join(sb.dir, 'proj')
-    await mkdir(join(project, '.git'), { recursive: true })
+    const project = await gitProject(sb)
     await mkdir(join(project, '.bookmark'), { recursive: true })
     await setup([], project)
     const before = await readFile(settings, 'utf8')

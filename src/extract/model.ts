@@ -3,6 +3,7 @@
  * later capture continues from where the last one stopped instead of re-reading the transcript.
  */
 import type { GitEvent } from './git.js'
+import { dict } from '../shared/json.js'
 
 export const STATE_VERSION = 1
 
@@ -170,15 +171,7 @@ export const CAPS = {
   prLinks: 20,
 } as const
 
-/**
- * A dictionary keyed by strings from the transcript (file paths, tool names, task ids): no prototype, so a
- * key such as `constructor` or `__proto__` is just a key.
- */
-export function dict<T>(from?: Record<string, T>): Record<string, T> {
-  const out = Object.create(null) as Record<string, T>
-  if (from) for (const [k, v] of Object.entries(from)) out[k] = v
-  return out
-}
+export { dict }
 
 /** A state read back from JSON: its dictionaries get their null prototype again. */
 export function reviveState(s: ExtractState): ExtractState {

@@ -48,3 +48,10 @@ export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: str
     else child.stdin.end()
   })
 }
+
+/** A project folder inside the sandbox, marked as a git repository (a `.git` folder), so it is its own project root. */
+export async function gitProject(sb: Sandbox, name = 'proj'): Promise<string> {
+  const project = join(sb.dir, name)
+  await mkdir(join(project, '.git'), { recursive: true })
+  return project
+}
