@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { assistantText, jsonl, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
+import { CORPUS_PRESENT, claudeFiles, claudePath } from '../../test/helpers/corpus.js'
+import { parseLine } from './parse.js'
 import { contextWindowFor, latestUsage } from './tail.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'bm-tail-'))
@@ -30,6 +32,11 @@ describe('latestUsage: the usage of the last main-thread reply, read from the en
     expect(await latestUsage(p)).toMatchObject({ tokens: 10, model: 'claude-sonnet-4-5' })
   })
 
+  it('passes over a later sidechain reply and an API error', async () => {
+    const p = file(jsonl([assistantText('main', { model: 'claude-sonnet-4-5' }), assistantText('side', { sidechain: true, model: 'claude-haiku-4-5' }), assistantText('x', { model: '<synthetic>' })]))
+    expect(await latestUsage(p)).toMatchObject({ tokens: TOKENS, model: 'claude-sonnet-4-5' })
+  })
+
   it('handles CRLF lines and a file without a trailing newline', async () => {
     const text = jsonl([prompt('a'), assistantText('b')]).trimEnd().split('\n').join('\r\n')
     expect(await latestUsage(file(text))).toMatchObject({ tokens: TOKENS })
@@ -50,5 +57,26 @@ describe('contextWindowFor', () => {
     expect(contextWindowFor('claude-sonnet-4-5', 0)).toBe(200_000)
     expect(contextWindowFor('claude-sonnet-4-5', 0, 250_000)).toBe(1_000_000)
     expect(contextWindowFor('claude-opus-5-5', 300_000)).toBe(300_000)
+  })
+})
+
+describe.skipIf(!CORPUS_PRESENT)('latestUsage agrees with the parser on every corpus session', () => {
+  it('gives the usage of the last main-thread reply parseLine finds', async () => {
+    const files = claudeFiles().map(claudePath)
+    expect(files.length).toBeGreaterThan(20)
+    let withUsage = 0
+    for (const path of files) {
+      const text = readFileSync(path, 'utf8')
+      let expected: { tokens: number; model?: string } | undefined
+      text.split('\n').forEach((line, i) => {
+        for (const e of parseLine(line, i + 1).entries) {
+          if (e.kind === 'assistant' && !e.sidechain && !e.apiError && e.usage) expected = { tokens: e.usage.input + e.usage.cacheRead + e.usage.cacheCreation, ...(e.model ? { model: e.model } : {}) }
+        }
+      })
+      const got = await latestUsage(path, Buffer.byteLength(text) + 1)
+      expect(got === undefined ? undefined : { tokens: got.tokens, ...(got.model ? { model: got.model } : {}) }, path).toEqual(expected)
+      if (expected) withUsage++
+    }
+    expect(withUsage).toBeGreaterThan(20)
   })
 })

@@ -2,8 +2,8 @@
  * The latest context usage of a session, read from the end of its transcript only (the check hook runs on
  * every prompt and must not read the whole file).
  */
+import { isObject, str } from '../shared/json.js'
 import { open } from '../shared/fsp.js'
-import { parseLine } from './parse.js'
 
 export interface TailUsage {
   /** Tokens the latest main-thread request carried: input + cache read + cache creation. */
@@ -28,12 +28,8 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
         const line = data.subarray(nl + 1, end)
         end = nl
         if (line.indexOf(USAGE) === -1) continue
-        for (const e of parseLine(line.toString('utf8'), 0).entries) {
-          if (e.kind === 'assistant' && !e.sidechain && !e.apiError && e.usage) {
-            const tokens = e.usage.input + e.usage.cacheRead + e.usage.cacheCreation
-            return { tokens, ...(e.model ? { model: e.model } : {}), ...(e.timestamp ? { timestamp: e.timestamp } : {}) }
-          }
-        }
+        const usage = usageOf(line.toString('utf8'))
+        if (usage) return usage
       }
       if (window >= size || window >= maxBytes) return undefined
       window = Math.min(window * 4, size, maxBytes)
@@ -44,6 +40,31 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
 }
 
 const USAGE = Buffer.from('"usage"')
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+/**
+ * The usage of a line when it is a main-thread reply that parse.ts would turn into assistant entries (not a
+ * sidechain, not an API error, with content): read here without the parser, which the check hook would
+ * otherwise load on every prompt. tail.test.ts holds the two to the same answer on every corpus session.
+ */
+function usageOf(text: string): TailUsage | undefined {
+  let r: unknown
+  try {
+    r = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!isObject(r) || r.type !== 'assistant' || r.isSidechain === true || r.isApiErrorMessage === true) return undefined
+  const message = r.message
+  if (!isObject(message) || !isObject(message.usage)) return undefined
+  const model = str(message.model)
+  const content = message.content
+  if (model === '<synthetic>' || !(typeof content === 'string' || (Array.isArray(content) && content.some(isObject)))) return undefined
+  const u = message.usage
+  const timestamp = str(r.timestamp)
+  return { tokens: count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens), ...(model ? { model } : {}), ...(timestamp ? { timestamp } : {}) }
+}
 
 /**
  * Models whose context window is 1,000,000 tokens: `[1m]` variants, and the generation-5 models (Claude
