@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path'
 import type { WorkClock } from '../narrative/freshness.js'
-import { ProjectStore } from '../store/store.js'
+import { StoreReader } from '../store/reader.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
 import type { HookContext } from './run.js'
 import { isFile } from '../store/fs.js'
@@ -23,7 +23,8 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   }
   // The first prompt of a session may arrive before its transcript is written: nothing to do yet.
   if (!(await isFile(transcript))) return undefined
-  const store = new ProjectStore(ctx.cfg.projectRoot, config.indexCap)
+  const store = new StoreReader(ctx.cfg.projectRoot)
+  const writable = async () => new (await import('../store/store.js')).ProjectStore(ctx.cfg.projectRoot, config.indexCap)
   const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
   const hooks = await store.readSessionHooks(sid)
 
@@ -35,7 +36,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     const { capture } = await import('../ops/capture.js')
     const result = await capture({ cwd: ctx.cwd, projectRoot: ctx.cfg.projectRoot, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
-    await store.updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
+    await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 
   const usage = await latestUsage(transcript).catch(() => undefined)
@@ -51,7 +52,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   const { narrativeRequest, viewNarrative } = await import('./narrative.js')
   const view = await viewNarrative(ctx.cfg.projectRoot, work, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
-  await store.updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
+  await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }

@@ -14,7 +14,7 @@ import { describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
-import { ProjectStore } from '../store/store.js'
+import { StoreReader } from '../store/reader.js'
 import type { HookContext } from './run.js'
 
 export interface UsableNarrative {
@@ -51,7 +51,7 @@ export async function usableNarrative(root: string, ctx: HookContext): Promise<U
   return { input, warnings: [] }
 }
 
-async function latestSnapshot(store: ProjectStore, sessionId?: string): Promise<Snapshot | undefined> {
+async function latestSnapshot(store: StoreReader, sessionId?: string): Promise<Snapshot | undefined> {
   const { index } = await store.readIndex()
   const entry = sessionId ? index.snapshots.find((e) => e.sessionId === sessionId) : index.snapshots[0]
   return entry ? store.readSnapshot(entry.id) : undefined
@@ -86,7 +86,7 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
   const source = ctx.payload.source ?? 'startup'
   if (ctx.homeScope) return restoreFromHome(ctx)
   const root = ctx.cfg.projectRoot
-  const store = new ProjectStore(root, ctx.cfg.resolved.config.indexCap)
+  const store = new StoreReader(root)
   switch (source) {
     case 'compact':
       return restoreCompact(ctx, store)
@@ -100,7 +100,7 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
 
 async function restoreStartup(ctx: HookContext, root: string, lead: string[]): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
-  const store = new ProjectStore(root, config.indexCap)
+  const store = new StoreReader(root)
   const narrative = await usableNarrative(root, ctx)
   const snapshot = await latestSnapshot(store)
   const layout = projectLayout(root)
@@ -129,7 +129,7 @@ async function restoreStartup(ctx: HookContext, root: string, lead: string[]): P
   })
 }
 
-async function restoreCompact(ctx: HookContext, store: ProjectStore): Promise<string | undefined> {
+async function restoreCompact(ctx: HookContext, store: StoreReader): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const sid = ctx.sessionId
   if (sid) {
@@ -148,7 +148,7 @@ async function restoreCompact(ctx: HookContext, store: ProjectStore): Promise<st
   })
 }
 
-async function restoreResume(ctx: HookContext, store: ProjectStore): Promise<string | undefined> {
+async function restoreResume(ctx: HookContext, store: StoreReader): Promise<string | undefined> {
   const sid = ctx.sessionId
   if (!sid) return undefined
   const { head } = await store.loadCursor(sid)

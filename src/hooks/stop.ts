@@ -4,7 +4,7 @@
  */
 import { decideStop, workSinceClock } from '../narrative/freshness.js'
 import { capture } from '../ops/capture.js'
-import { ProjectStore } from '../store/store.js'
+import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from './narrative.js'
 import type { HookContext } from './run.js'
 
@@ -24,8 +24,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     },
     ctx.deps,
   )
-  const store = new ProjectStore(result.projectRoot, config.indexCap)
-  const hooks = await store.readSessionHooks(result.sessionId)
+  const hooks = await new StoreReader(result.projectRoot).readSessionHooks(result.sessionId)
   const view = await viewNarrative(result.projectRoot, result.work, hooks, config, ctx.now)
   const decision = decideStop({
     stopHookActive: ctx.payload.stop_hook_active === true,
@@ -40,7 +39,8 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   })
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()
-  await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
+  const { ProjectStore } = await import('../store/store.js')
+  await new ProjectStore(result.projectRoot, config.indexCap).updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
   const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
   return { decision: 'block', reason: stopBlockReason(request) }
 }

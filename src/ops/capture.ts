@@ -13,7 +13,8 @@ import type { WorkClock } from '../narrative/freshness.js'
 import type { Snapshot, Trigger } from '../snapshot/model.js'
 import { isDirectory } from '../store/fs.js'
 import { findProjectRoot } from '../store/project.js'
-import { type CursorHead, ProjectStore } from '../store/store.js'
+import { type CursorHead, StoreReader } from '../store/reader.js'
+import type { ProjectStore } from '../store/store.js'
 import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from './context.js'
 
@@ -52,7 +53,7 @@ function sessionIdFromPath(path: string): string {
 }
 
 export async function openProject(cwd: string, deps: Deps): Promise<ProjectStore> {
-  const { root } = await findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR)
+  const [{ root }, { ProjectStore }] = await Promise.all([findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR), import('../store/store.js')])
   return new ProjectStore(root, deps.indexCap)
 }
 
@@ -89,15 +90,16 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 
   // Never create a store for a folder that does not exist (a hostile or stale payload `cwd`).
   if (!(await isDirectory(cwd))) throw new CaptureError(`working directory ${cwd} does not exist (expected the session's folder)`)
-  const store = req.projectRoot ? new ProjectStore(req.projectRoot, deps.indexCap) : await openProject(cwd, deps)
-  if (isHomeScope(store.layout.root, deps.env)) {
-    throw new CaptureError(`${store.layout.root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
+  const root = req.projectRoot ?? (await findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR)).root
+  if (isHomeScope(root, deps.env)) {
+    throw new CaptureError(`${root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
 
-  const unchanged = await nothingNew(req, transcript, sid, store)
+  const unchanged = await nothingNew(req, transcript, sid, new StoreReader(root))
   if (unchanged) return unchanged
-  const { fold } = await import('./fold.js')
-  return fold({ req, transcript, sid, store, notes }, deps)
+  // Only a capture that reads something loads the writers and the extraction code.
+  const [{ fold }, { ProjectStore }] = await Promise.all([import('./fold.js'), import('../store/store.js')])
+  return fold({ req, transcript, sid, store: new ProjectStore(root, deps.indexCap), notes }, deps)
 }
 
 /** Triggers that write a snapshot even when nothing happened since the last one. */
@@ -117,7 +119,7 @@ function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead,
  * The result of a capture that has nothing to read and nothing to write, or undefined when the capture
  * must run: forced, a new session, a cursor that does not fit the file, new bytes, or a new Stop message.
  */
-async function nothingNew(req: CaptureRequest, transcript: string, sid: string, store: ProjectStore): Promise<CaptureResult | undefined> {
+async function nothingNew(req: CaptureRequest, transcript: string, sid: string, store: StoreReader): Promise<CaptureResult | undefined> {
   if (FORCED.has(req.trigger)) return undefined
   const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead; state?: ExtractState })
   const head = loaded.head

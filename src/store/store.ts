@@ -2,19 +2,21 @@
  * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
  * trail are written atomically; the shared ones under the project lock.
  */
-import { direntsOf, readdir, rm, stat } from '../shared/fsp.js'
+import { readdir, rm, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import type { KnownRedacted } from '../redact/secrets.js'
-import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '../narrative/freshness.js'
+import type { SessionHooks } from '../narrative/freshness.js'
 import { dict, isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
 import type { TrailEntry, Trails } from '../snapshot/render.js'
-import type { TranscriptCursor } from '../transcript/read.js'
 import { isSymlink } from './fs.js'
-import { type ProjectLayout, compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
+import { compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, sessionHooksPath, snapshotPath } from './layout.js'
 import { SymlinkRefused, readJson, readStoreFile } from './read.js'
+import { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, StoreReader, isSessionHooks, isSnapshot } from './reader.js'
 import { compareText } from '../shared/text.js'
+
+export { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, type LoadedCursor, StoreReader, headFor, isSnapshot } from './reader.js'
 
 /**
  * The writers, the lock and the renderers are loaded on the first write: a hook that only reads (most
@@ -24,53 +26,12 @@ const writers = (): Promise<typeof import('./files.js')> => import('./files.js')
 const locks = (): Promise<typeof import('./lock.js')> => import('./lock.js')
 const renderers = (): Promise<typeof import('../snapshot/render.js')> => import('../snapshot/render.js')
 
-export const INDEX_VERSION = 1
-/** 2: the state moved out of the cursor file into its own (version 1 files are still read). */
-export const CURSOR_VERSION = 2
 export const TRAILS_VERSION = 1
 export const DEFAULT_INDEX_CAP = 50
 const TRAIL_CAP_PER_FILE = 20
 const TRAIL_CAP_FILES = 1_000
 /** A snapshot file not in the index for this long was left by a killed capture. */
 const ORPHAN_AGE_MS = 10 * 60_000
-
-export interface IndexEntry {
-  id: string
-  createdAt: string
-  sessionId: string
-  trigger: string
-  task: string | null
-  branch?: string
-  files: number
-}
-
-export interface Index {
-  version: number
-  snapshots: IndexEntry[]
-}
-
-/** cursors/<session>.json: small, read by every capture and hook of the session. */
-export interface CursorHead {
-  version: number
-  sessionId: string
-  transcript: string
-  cursor: TranscriptCursor
-  updatedAt: string
-  /** Names the state file written with this head: a head and a state of different captures never mix. */
-  stateId: string
-  /** When the session's work happened (what the narrative freshness rules need). */
-  work: WorkClock
-  /** The text of the last assistant message in the state (so a Stop payload's message is told new without it). */
-  lastAssistantText?: string
-  /** The branch the transcript last named. */
-  branch?: string
-  lastSnapshot?: string
-  /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
-  lastHookMessage?: string
-  /** Transcript bytes read by all captures of this session: equals the file size when nothing was read twice. */
-  bytesReadTotal?: number
-  captures?: number
-}
 
 /** cursors/<session>.state.json */
 interface StateFile {
@@ -80,48 +41,8 @@ interface StateFile {
   state: ExtractState
 }
 
-/** What version 1 kept in one file. */
-interface LegacyCursorFile extends Omit<CursorHead, 'stateId' | 'work'> {
-  state: ExtractState
-}
-
-export interface LoadedCursor {
-  head?: CursorHead
-  /** Set when the head came from a version 1 file, which held the state too. */
-  state?: ExtractState
-  problem?: string
-}
-
-function isIndex(v: unknown): v is Index {
-  return isObject(v) && typeof v.version === 'number' && Array.isArray(v.snapshots)
-}
-
-function isCursorHead(v: unknown): v is CursorHead {
-  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && typeof v.transcript === 'string' && typeof v.stateId === 'string' && isObject(v.work) && Array.isArray(v.work.files) && Array.isArray(v.work.prompts)
-}
-
-function isLegacyCursor(v: unknown): v is LegacyCursorFile {
-  return isObject(v) && v.version === 1 && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
-}
-
 function isStateFile(v: unknown): v is StateFile {
   return isObject(v) && typeof v.stateId === 'string' && isObject(v.state)
-}
-
-/** The head that goes with `state`. */
-export function headFor(state: ExtractState, fields: Omit<CursorHead, 'version' | 'stateId' | 'work' | 'lastAssistantText' | 'branch'>, stateId: string): CursorHead {
-  return {
-    version: CURSOR_VERSION,
-    ...fields,
-    stateId,
-    work: workClock(state),
-    ...(state.lastAssistant?.text !== undefined ? { lastAssistantText: state.lastAssistant.text } : {}),
-    ...(state.branch ? { branch: state.branch } : {}),
-  }
-}
-
-function isSessionHooks(v: unknown): v is SessionHooks {
-  return isObject(v) && typeof v.sessionId === 'string' && typeof v.blocks === 'number'
 }
 
 export const ERRORS_LOG_CAP = 256 * 1024
@@ -151,9 +72,6 @@ function isTrails(v: unknown): v is Trails {
   return isObject(v) && typeof v.version === 'number' && isObject(v.files)
 }
 
-export function isSnapshot(v: unknown): v is Snapshot {
-  return isObject(v) && typeof v.version === 'number' && typeof v.id === 'string' && Array.isArray(v.files)
-}
 
 export function indexEntry(s: Snapshot): IndexEntry {
   return {
@@ -167,32 +85,14 @@ export function indexEntry(s: Snapshot): IndexEntry {
   }
 }
 
-export class ProjectStore {
-  readonly layout: ProjectLayout
-
-  constructor(root: string, private readonly indexCap = DEFAULT_INDEX_CAP) {
-    this.layout = projectLayout(root)
+export class ProjectStore extends StoreReader {
+  constructor(
+    root: string,
+    private readonly indexCap = DEFAULT_INDEX_CAP,
+  ) {
+    super(root)
   }
 
-  private guarded: Promise<void> | undefined
-
-  /**
-   * Refuses a store whose folders are symlinks (a cloned repository could ship `.bookmark -> ~/.ssh`):
-   * nothing is then read from or written to it. Files inside are opened without following links.
-   */
-  guard(): Promise<void> {
-    this.guarded ??= (async () => {
-      const l = this.layout
-      const refuse = (dir: string): never => {
-        throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
-      }
-      if (await isSymlink(l.dir)) refuse(l.dir)
-      // One listing tells the kind of every folder in the store (what lstat of each would tell).
-      const inside = new Set([l.snapshots, l.trailsDir, l.cursors, l.sessions].map((d) => basename(d)))
-      for (const entry of await direntsOf(l.dir)) if (inside.has(entry.name) && entry.isSymbolicLink()) refuse(`${l.dir}/${entry.name}`)
-    })()
-    return this.guarded
-  }
 
   async ensure(): Promise<void> {
     await this.guard()
@@ -202,31 +102,6 @@ export class ProjectStore {
     await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors), ensureDir(l.sessions)])
     const current = await readStoreFile(l.gitignore).catch(() => '')
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
-  }
-
-  async readIndex(): Promise<{ index: Index; problem?: string }> {
-    await this.guard()
-    const r = await readJson(this.layout.index, isIndex)
-    if (r.ok) return { index: r.value }
-    return { index: { version: INDEX_VERSION, snapshots: [] }, ...(r.missing ? {} : { problem: r.reason }) }
-  }
-
-  async readSnapshot(id: string): Promise<Snapshot | undefined> {
-    if (!isSnapshotId(id)) return undefined
-    await this.guard()
-    const r = await readJson(snapshotPath(this.layout, id), isSnapshot)
-    return r.ok ? r.value : undefined
-  }
-
-  /** The cursor head of a session (a version 1 file yields its state as well). */
-  async loadCursor(sessionId: string): Promise<LoadedCursor> {
-    await this.guard()
-    const r = await readJson(cursorPath(this.layout, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
-    if (!r.ok) return r.missing ? {} : { problem: r.reason }
-    if (r.value.sessionId !== sessionId) return {}
-    if (!isLegacyCursor(r.value)) return { head: r.value }
-    const { state, ...rest } = r.value
-    return { head: headFor(state, rest, 'legacy'), state }
   }
 
   /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
@@ -245,11 +120,6 @@ export class ProjectStore {
     await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
   }
 
-  async readSessionHooks(sessionId: string): Promise<SessionHooks> {
-    await this.guard()
-    const r = await readJson(sessionHooksPath(this.layout, sessionId), isSessionHooks)
-    return r.ok && r.value.sessionId === sessionId ? { ...newSessionHooks(sessionId), ...r.value } : newSessionHooks(sessionId)
-  }
 
   /** Read-modify-write of the session's hook state under its own lock. */
   async updateSessionHooks(sessionId: string, fn: (h: SessionHooks) => SessionHooks | undefined): Promise<SessionHooks> {
@@ -284,14 +154,6 @@ export class ProjectStore {
     await writeText(compactResumePath(this.layout, sessionId), text)
   }
 
-  async readCompactResume(sessionId: string): Promise<string | undefined> {
-    try {
-      await this.guard()
-      return await readStoreFile(compactResumePath(this.layout, sessionId))
-    } catch {
-      return undefined
-    }
-  }
 
   /** Appends a line to .bookmark/errors.log, keeping the newest half when it passes its cap. */
   async logError(line: string): Promise<void> {

@@ -1,0 +1,169 @@
+/**
+ * The read side of the project store: what the hooks read on every call (the cursor head, the session's
+ * hook state, the index, a snapshot, the compact resume), apart from the writers, locks and renderers
+ * of store.ts, so that a hook that only reads loads only this. ProjectStore (store.ts) extends it.
+ */
+import { basename } from 'node:path'
+import type { ExtractState } from '../extract/model.js'
+import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '../narrative/freshness.js'
+import { direntsOf } from '../shared/fsp.js'
+import { isObject } from '../shared/json.js'
+import type { Snapshot } from '../snapshot/model.js'
+import type { TranscriptCursor } from '../transcript/read.js'
+import { isSymlink } from './fs.js'
+import { type ProjectLayout, compactResumePath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
+import { SymlinkRefused, readJson, readStoreFile } from './read.js'
+
+export const INDEX_VERSION = 1
+/** 2: the state moved out of the cursor file into its own (version 1 files are still read). */
+export const CURSOR_VERSION = 2
+
+export interface IndexEntry {
+  id: string
+  createdAt: string
+  sessionId: string
+  trigger: string
+  task: string | null
+  branch?: string
+  files: number
+}
+
+export interface Index {
+  version: number
+  snapshots: IndexEntry[]
+}
+
+/** cursors/<session>.json: small, read by every capture and hook of the session. */
+export interface CursorHead {
+  version: number
+  sessionId: string
+  transcript: string
+  cursor: TranscriptCursor
+  updatedAt: string
+  /** Names the state file written with this head: a head and a state of different captures never mix. */
+  stateId: string
+  /** When the session's work happened (what the narrative freshness rules need). */
+  work: WorkClock
+  /** The text of the last assistant message in the state (so a Stop payload's message is told new without it). */
+  lastAssistantText?: string
+  /** The branch the transcript last named. */
+  branch?: string
+  lastSnapshot?: string
+  /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
+  lastHookMessage?: string
+  /** Transcript bytes read by all captures of this session: equals the file size when nothing was read twice. */
+  bytesReadTotal?: number
+  captures?: number
+}
+
+/** What version 1 kept in one file. */
+interface LegacyCursorFile extends Omit<CursorHead, 'stateId' | 'work'> {
+  state: ExtractState
+}
+
+export interface LoadedCursor {
+  head?: CursorHead
+  /** Set when the head came from a version 1 file, which held the state too. */
+  state?: ExtractState
+  problem?: string
+}
+
+function isIndex(v: unknown): v is Index {
+  return isObject(v) && typeof v.version === 'number' && Array.isArray(v.snapshots)
+}
+
+function isCursorHead(v: unknown): v is CursorHead {
+  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && typeof v.transcript === 'string' && typeof v.stateId === 'string' && isObject(v.work) && Array.isArray(v.work.files) && Array.isArray(v.work.prompts)
+}
+
+function isLegacyCursor(v: unknown): v is LegacyCursorFile {
+  return isObject(v) && v.version === 1 && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
+}
+
+/** The head that goes with `state`. */
+export function headFor(state: ExtractState, fields: Omit<CursorHead, 'version' | 'stateId' | 'work' | 'lastAssistantText' | 'branch'>, stateId: string): CursorHead {
+  return {
+    version: CURSOR_VERSION,
+    ...fields,
+    stateId,
+    work: workClock(state),
+    ...(state.lastAssistant?.text !== undefined ? { lastAssistantText: state.lastAssistant.text } : {}),
+    ...(state.branch ? { branch: state.branch } : {}),
+  }
+}
+
+export function isSessionHooks(v: unknown): v is SessionHooks {
+  return isObject(v) && typeof v.sessionId === 'string' && typeof v.blocks === 'number'
+}
+
+export function isSnapshot(v: unknown): v is Snapshot {
+  return isObject(v) && typeof v.version === 'number' && typeof v.id === 'string' && Array.isArray(v.files)
+}
+
+export class StoreReader {
+  readonly layout: ProjectLayout
+
+  constructor(root: string) {
+    this.layout = projectLayout(root)
+  }
+
+  private guarded: Promise<void> | undefined
+
+  /**
+   * Refuses a store whose folders are symlinks (a cloned repository could ship `.bookmark -> ~/.ssh`):
+   * nothing is then read from or written to it. Files inside are opened without following links.
+   */
+  guard(): Promise<void> {
+    this.guarded ??= (async () => {
+      const l = this.layout
+      const refuse = (dir: string): never => {
+        throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
+      }
+      if (await isSymlink(l.dir)) refuse(l.dir)
+      // One listing tells the kind of every folder in the store (what lstat of each would tell).
+      const inside = new Set([l.snapshots, l.trailsDir, l.cursors, l.sessions].map((d) => basename(d)))
+      for (const entry of await direntsOf(l.dir)) if (inside.has(entry.name) && entry.isSymbolicLink()) refuse(`${l.dir}/${entry.name}`)
+    })()
+    return this.guarded
+  }
+
+  async readIndex(): Promise<{ index: Index; problem?: string }> {
+    await this.guard()
+    const r = await readJson(this.layout.index, isIndex)
+    if (r.ok) return { index: r.value }
+    return { index: { version: INDEX_VERSION, snapshots: [] }, ...(r.missing ? {} : { problem: r.reason }) }
+  }
+
+  async readSnapshot(id: string): Promise<Snapshot | undefined> {
+    if (!isSnapshotId(id)) return undefined
+    await this.guard()
+    const r = await readJson(snapshotPath(this.layout, id), isSnapshot)
+    return r.ok ? r.value : undefined
+  }
+
+  /** The cursor head of a session (a version 1 file yields its state as well). */
+  async loadCursor(sessionId: string): Promise<LoadedCursor> {
+    await this.guard()
+    const r = await readJson(cursorPath(this.layout, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
+    if (!r.ok) return r.missing ? {} : { problem: r.reason }
+    if (r.value.sessionId !== sessionId) return {}
+    if (!isLegacyCursor(r.value)) return { head: r.value }
+    const { state, ...rest } = r.value
+    return { head: headFor(state, rest, 'legacy'), state }
+  }
+
+  async readSessionHooks(sessionId: string): Promise<SessionHooks> {
+    await this.guard()
+    const r = await readJson(sessionHooksPath(this.layout, sessionId), isSessionHooks)
+    return r.ok && r.value.sessionId === sessionId ? { ...newSessionHooks(sessionId), ...r.value } : newSessionHooks(sessionId)
+  }
+
+  async readCompactResume(sessionId: string): Promise<string | undefined> {
+    try {
+      await this.guard()
+      return await readStoreFile(compactResumePath(this.layout, sessionId))
+    } catch {
+      return undefined
+    }
+  }
+}
