@@ -9,7 +9,8 @@
 // module entry costs several percent more than CommonJS, hence .cjs (bin/package.json does the same).
 // Every file lands in dist/cli/, two levels below the package root like src/<dir>/, so the
 // `new URL('../../templates/…', import.meta.url)` paths in the sources hold in the bundle too.
-import { rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build } from 'rolldown'
@@ -18,6 +19,12 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default
 const runtimeDeps = Object.keys(pkg.dependencies ?? {})
 export const HOOKS = ['stop', 'check', 'restore', 'precompact']
+
+// A hash of the sources and the version: what a build prepared ahead (src/hooks/prepared.ts) is used
+// only by the same build.
+const sources = createHash('sha256').update(pkg.version)
+for (const f of readdirSync(`${root}src`, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort()) sources.update(f).update(readFileSync(`${root}src/${f}`))
+const BUILD_ID = sources.digest('hex').slice(0, 16)
 
 const builds = [
   { input: 'src/cli/entry.ts', name: 'bookmark', chunks: 'cli' },
@@ -38,6 +45,7 @@ for (const b of builds) {
     // Runtime dependencies stay packages of their own (the README's dependency table); Node's modules are Node's.
     external: [...runtimeDeps, /^node:/, ...builtinModules],
     logLevel: 'warn',
+    transform: { define: { __BOOKMARK_BUILD__: JSON.stringify(BUILD_ID) } },
     onLog(level, log, handler) {
       // A module both imported and loaded on demand stays where the import put it: expected here.
       if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return

@@ -1,5 +1,5 @@
 /** Entry of the `restore` hook as installed (bundled alone into dist/cli/hook-restore.cjs; bin/bookmark.js picks it). */
-import { restoreHook } from '../hooks/restore.js'
+import { restoreHookBody } from '../hooks/prepared.js'
 import { runInstalledHook } from './hook-main.js'
 
-void runInstalledHook('restore', restoreHook)
+void runInstalledHook('restore', restoreHookBody)

@@ -10,11 +10,12 @@ import { redact } from '../redact/secrets.js'
 import { readNarrative } from '../narrative/file.js'
 import { pointerTarget, readHomePointer } from '../narrative/pointer.js'
 import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNote, renderStartup } from '../restore/render.js'
-import { describeAge, staleness } from '../restore/staleness.js'
+import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
+import { PREPARED_VERSION, type PreparedRestore, preparedPath, restoreKey, wrapRestore } from './prepared.js'
 import type { HookContext } from './run.js'
 
 export interface UsableNarrative {
@@ -24,8 +25,19 @@ export interface UsableNarrative {
   refusedAge?: string
 }
 
+/** Until when an answer stays the same: the first moment one of its age verdicts changes (prepared.ts). */
+export interface Validity {
+  untilMs: number
+}
+
+/** Narrows `validity` to the moment `age` stops being fresh; an answer with an age warning or refusal is never reused. */
+function holdsWhile(validity: Validity | undefined, age: Staleness, warnHours: number, nowMs: number): void {
+  if (!validity) return
+  validity.untilMs = age.kind === 'fresh' ? Math.min(validity.untilMs, nowMs + Math.floor((warnHours - age.ageHours) * 3_600_000)) : Number.NEGATIVE_INFINITY
+}
+
 /** The narrative of `root` if it may be injected, else why not (warnings are shown, content is not). */
-export async function usableNarrative(root: string, ctx: HookContext): Promise<UsableNarrative> {
+export async function usableNarrative(root: string, ctx: HookContext, validity?: Validity): Promise<UsableNarrative> {
   const { config } = ctx.cfg.resolved
   const git = await readGitInfo(root)
   const path = projectLayout(root).narrative
@@ -39,6 +51,7 @@ export async function usableNarrative(root: string, ctx: HookContext): Promise<U
   if (read.verdict.kind === 'invalid') return { warnings: [] }
   if (read.state.templateOnly || read.state.bytes <= 200) return { warnings: [] }
   const age = staleness(read.identity.written, read.mtimeMs, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
+  holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
   if (age.kind === 'refuse') return { warnings: [], refusedAge: describeAge(age.ageHours) }
   const input: NarrativeInput = {
     // Written by the model, not by our store: redacted before any line of it is shortened.
@@ -57,15 +70,27 @@ async function latestSnapshot(store: StoreReader, sessionId?: string): Promise<S
   return entry ? store.readSnapshot(entry.id) : undefined
 }
 
-function wrap(text: string | undefined): unknown | undefined {
-  if (text === undefined || text.trim() === '') return undefined
-  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
-}
-
 export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
   const text = await restoreText(ctx)
   // The narrative was written by the model, not by our store: redact before it reaches the context.
-  return wrap(text === undefined ? undefined : withinBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+  return wrapRestore(text === undefined ? undefined : withinBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+}
+
+/**
+ * Prepares the startup restore of `root` for the next SessionStart (prepared.ts): called by the Stop that
+ * wrote a snapshot. The key is taken before the answer is made, so a file changed meanwhile makes it miss.
+ */
+export async function prepareRestore(ctx: HookContext, root: string): Promise<void> {
+  const { config } = ctx.cfg.resolved
+  const key = await restoreKey(root, config)
+  const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
+  const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity)
+  const path = preparedPath(root)
+  const { rm } = await import('../shared/fsp.js')
+  if (!(validity.untilMs > ctx.now.getTime())) return rm(path, { force: true }) // an answer that changes with time: computed each time
+  const final = text === undefined ? null : withinBudget(redact(text), config.restoreBudget)
+  const { writeJson } = await import('../store/files.js')
+  await writeJson(path, { version: PREPARED_VERSION, key, validUntil: validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs, text: final === null || final.trim() === '' ? null : final } satisfies PreparedRestore, { redacted: true })
 }
 
 /** The last guard: whole lines only, never past the budget (the renderers already fit; warnings may not). */
@@ -98,16 +123,17 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
   }
 }
 
-async function restoreStartup(ctx: HookContext, root: string, lead: string[]): Promise<string | undefined> {
+async function restoreStartup(ctx: HookContext, root: string, lead: string[], validity?: Validity): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const store = new StoreReader(root)
-  const narrative = await usableNarrative(root, ctx)
+  const narrative = await usableNarrative(root, ctx, validity)
   const snapshot = await latestSnapshot(store)
   const layout = projectLayout(root)
   const warnings = [...lead, ...narrative.warnings]
   let usableSnapshot = snapshot
   if (snapshot) {
     const age = staleness(snapshot.createdAt, undefined, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
+    holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
     if (age.kind === 'refuse') usableSnapshot = undefined
     else if (age.kind === 'warn' && !narrative.input) warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
     if (age.kind === 'refuse' && !narrative.input) return [...warnings, renderRefusal(basename(root), describeAge(age.ageHours), layout.latest)].join('\n')

@@ -24,6 +24,8 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     },
     ctx.deps,
   )
+  // A new snapshot changes what the next session is told: prepare that answer now (prepared.ts).
+  if (result.written) await (await import('./restore.js')).prepareRestore(ctx, result.projectRoot).catch(() => undefined)
   const hooks = await new StoreReader(result.projectRoot).readSessionHooks(result.sessionId)
   const view = await viewNarrative(result.projectRoot, result.work, hooks, config, ctx.now)
   const decision = decideStop({

@@ -55,6 +55,12 @@ async function resolveRef(dir: string, ref: string): Promise<string | undefined>
   return undefined
 }
 
+/** The path of git's index file for the repository at `root` (undefined outside a repository). */
+export async function gitIndexFile(root: string): Promise<string | undefined> {
+  const dir = await gitDir(root)
+  return dir === undefined ? undefined : join(dir, 'index')
+}
+
 export async function readGitInfo(root: string): Promise<GitInfo> {
   const dir = await gitDir(root)
   if (!dir) return {}

@@ -1,0 +1,133 @@
+/**
+ * The prepared startup restore (src/hooks/prepared.ts): the Stop that writes a snapshot prepares what the
+ * next SessionStart prints, and SessionStart uses it only while everything it was made from is unchanged.
+ * To tell a prepared answer from a computed one, the tests mark the prepared text.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
+
+let sb: Sandbox
+let project: string
+let transcript: string
+const SID = 'aaaaaaaa-1111-4222-8333-555555555555'
+const MARK = 'PREPARED ANSWER (test mark)'
+
+const payload = (event: string, extra: Record<string, unknown> = {}, sid = SID): string =>
+  JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: event, permission_mode: 'default', ...extra })
+
+async function hook(cmd: string, input: string, env: NodeJS.ProcessEnv = {}) {
+  const r = await runCli([cmd], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project, ...env }, cwd: project, input })
+  expect(r.code, r.stderr).toBe(0)
+  expect(r.stderr).toBe('')
+  return r.stdout.trim() === '' ? undefined : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+}
+
+const startup = (env: NodeJS.ProcessEnv = {}, source = 'startup') => hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000'), env)
+const preparedFile = () => join(project, '.bookmark', 'restore.prepared.json')
+const readPrepared = async () => JSON.parse(await readFile(preparedFile(), 'utf8')) as { key: Record<string, unknown>; validUntil: number; text: string | null }
+
+async function writeNarrative(hoursOld: number): Promise<void> {
+  const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
+  const header = `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${project}\nbranch: main\nhead: ${head}\nsession_id: ${SID}\nwritten: ${written}\n-->`
+  await writeFile(join(project, '.bookmark', 'bookmark.context.md'), `${header}\n# Handoff: proj\n\n## Task\nShip the CSV export.\n\n## Decisions\nQuote every field with a comma, because spreadsheets split on them.\n\n## Open items\nNewlines in bodies.\n\n## Next step\nHandle newlines and add a test for them, then release.\n`)
+}
+
+/** One more turn in the transcript and the Stop that captures it (narrative blocks off). */
+let turn = 0
+async function capturedTurn(): Promise<void> {
+  turn++
+  await writeFile(transcript, jsonl([prompt(`step ${turn}: keep going`, { cwd: project }), assistantText(`Step ${turn} done.`, { cwd: project })]), { flag: 'a' })
+  await hook('stop', payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }), { BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' })
+}
+
+async function mark(): Promise<void> {
+  const p = await readPrepared()
+  await writeFile(preparedFile(), JSON.stringify({ ...p, text: MARK }))
+}
+
+beforeEach(async () => {
+  sb = await sandbox()
+  project = join(sb.dir, 'proj')
+  await mkdir(project, { recursive: true })
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
+  transcript = join(sb.dir, `${SID}.jsonl`)
+  await writeFile(transcript, jsonl([prompt('add a CSV export to the notes command', { cwd: project }), call('w1', 'Write', { file_path: join(project, 'src/export.ts'), content: 'x\n' }, { type: 'create' }, { cwd: project })]))
+  await capturedTurn()
+  await writeNarrative(1)
+  await capturedTurn()
+})
+
+describe('prepared startup restore', () => {
+  it('a capturing Stop prepares exactly what the restore computes', async () => {
+    const prepared = await readPrepared()
+    expect(prepared.text).toContain('spreadsheets split on them')
+    expect(prepared.text).toContain('Step 2 done.')
+    const used = await startup()
+    await rm(preparedFile())
+    const computed = await startup()
+    expect(used).toBe(computed)
+    expect(used).toBe(prepared.text)
+  })
+
+  it('is used while nothing it was made from changed, for startup and clear only', async () => {
+    await mark()
+    expect(await startup()).toBe(MARK)
+    expect(await startup({}, 'clear')).toBe(MARK)
+    expect(await startup({}, 'compact')).not.toBe(MARK)
+    expect(await startup({}, 'resume')).not.toBe(MARK)
+  })
+
+  it('is not used after the handoff, the index, HEAD, git index or the configuration changed', async () => {
+    const changes: [string, () => Promise<NodeJS.ProcessEnv | void>][] = [
+      ['handoff rewritten', () => writeNarrative(2)],
+      ['index rewritten', async () => writeFile(join(project, '.bookmark', 'index.json'), await readFile(join(project, '.bookmark', 'index.json')))],
+      ['new commit', async () => void execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'next'], { cwd: project })],
+      [
+        'git add',
+        async () => {
+          await writeFile(join(project, `staged-${turn}.txt`), 'x\n')
+          execFileSync('git', ['add', '--', `staged-${turn}.txt`], { cwd: project })
+        },
+      ],
+      ['budget from the environment', async () => ({ BOOKMARK_RESTORE_BUDGET: '900' })],
+      ['staleness hours from the environment', async () => ({ BOOKMARK_STALE_WARN_HOURS: '12' })],
+    ]
+    for (const [what, change] of changes) {
+      await capturedTurn()
+      await mark()
+      expect(await startup(), what).toBe(MARK)
+      const env = (await change()) ?? {}
+      expect(await startup(env), what).not.toBe(MARK)
+    }
+  })
+
+  it('holds until the first age verdict would change, and is not made for an answer with an age warning', async () => {
+    await writeNarrative(23)
+    await capturedTurn()
+    const p = await readPrepared()
+    const written = Date.parse(/written: (\S+)/.exec(await readFile(join(project, '.bookmark', 'bookmark.context.md'), 'utf8'))![1]!)
+    expect(Math.abs(p.validUntil - (written + 24 * 3_600_000))).toBeLessThan(2)
+    await mark()
+    expect(await startup()).toBe(MARK)
+    await writeFile(preparedFile(), JSON.stringify({ ...p, text: MARK, validUntil: Date.now() - 1 }))
+    expect(await startup()).toContain('spreadsheets split on them')
+
+    await writeNarrative(25)
+    await capturedTurn()
+    await expect(readFile(preparedFile())).rejects.toThrow(/ENOENT/)
+    expect(await startup()).toMatch(/25 hours old/)
+  })
+
+  it('a damaged or foreign file is ignored', async () => {
+    await writeFile(preparedFile(), '{ not json')
+    expect(await startup()).toContain('spreadsheets split on them')
+    await writeFile(preparedFile(), JSON.stringify({ version: 99, key: {}, validUntil: Number.MAX_SAFE_INTEGER, text: MARK }))
+    expect(await startup()).toContain('spreadsheets split on them')
+  })
+})
