@@ -253,7 +253,7 @@ function stopTurnCase(ctx, w, gen, id, label) {
   })
 }
 
-function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true }) {
+function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true, prepare, after, note }) {
   const env = budget === DEFAULT_BUDGET ? w.env : { ...w.env, BOOKMARK_RESTORE_BUDGET: String(budget) }
   const chars = []
   const row = hookCase(ctx, {
@@ -264,13 +264,15 @@ function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true }
     payload: startupPayload(w, cwd),
     env,
     cwd: cwd ?? w.project,
+    prepare,
+    after,
     expect: (r) => {
       const text = additionalContext(r)
       if (text === undefined) throw new BenchError(`${label}: restore printed nothing`)
       if (probe && !text.includes(NARRATIVE_PROBE)) throw new BenchError(`${label}: the handoff was not restored: ${text.slice(0, 300)}`)
       chars.push(text.length)
     },
-    notes: () => `injects ${Math.max(...chars)} characters (budget ${budget})`,
+    notes: () => `injects ${Math.max(...chars)} characters (budget ${budget})${note ? `; ${note}` : ''}`,
   })
   ctx.budgets.push({ budget: budgetKey ?? budget, label, chars: Math.max(...chars) })
   return row
@@ -377,7 +379,18 @@ function run(ctx, m, skipped) {
     fillRegistry(w.env.BOOKMARK_HOME, s.projects, join(w.dir, 'other-projects'))
   }
 
-  hookCase(ctx, { id: 'stop-idle', label: `stop, nothing new (${size(genSmall.bytes)} session)`, w: small, hook: 'stop', payload: stopPayload(small, genSmall.lastAssistantText), after: unchangedIndex('stop, nothing new', small) })
+  // The model writes the handoff during a turn, and the Stop that ends the turn captures it and prepares the
+  // next startup restore (src/hooks/prepared.ts): one such turn on the small session, as in a real one.
+  const handoffTurn = newTurn(ctx.turn, { sessionId: small.sessionId, projectDir: small.project, parentUuid: genSmall.lastUuid })
+  appendFileSync(small.transcript, handoffTurn.text)
+  genSmall.lastUuid = handoffTurn.lastUuid
+  const turnPayload = join(small.dir, 'payload-handoff-turn.json')
+  writeFileSync(turnPayload, JSON.stringify(stopPayload(small, handoffTurn.lastAssistantText)))
+  checkHookRun('stop (the turn that wrote the handoff)', 'stop', runShell(nodeCommand([s.bin, 'stop'], { stdin: turnPayload }), { env: { ...small.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: small.project }))
+  const prepared = join(small.project, '.bookmark', 'restore.prepared.json')
+  if (!existsSync(prepared)) throw new BenchError(`stop (the turn that wrote the handoff): no ${prepared} written`)
+
+  hookCase(ctx, { id: 'stop-idle', label: `stop, nothing new (${size(genSmall.bytes)} session)`, w: small, hook: 'stop', payload: stopPayload(small, handoffTurn.lastAssistantText), after: unchangedIndex('stop, nothing new', small) })
 
   const checkEnv = { ...small.env, BOOKMARK_INTERVAL: '1440' }
   const checkPayload = { session_id: small.sessionId, transcript_path: small.transcript, cwd: small.project, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'Make the colors green and yellow' }
@@ -389,7 +402,12 @@ function run(ctx, m, skipped) {
   if (!readJson(sessionFile)?.lastIntervalSnapshotAt) throw new BenchError(`check (first, due): ${sessionFile} records no interval snapshot`)
   hookCase(ctx, { id: 'check', label: `check, not due (${size(genSmall.bytes)} session)`, w: small, hook: 'check', payload: checkPayload, env: checkEnv, after: unchangedIndex('check, not due', small) })
 
-  restoreCase(ctx, { id: 'restore', label: `restore, startup (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET })
+  const stillPrepared = () => {
+    if (!existsSync(prepared)) throw new BenchError(`restore, startup: ${prepared} is gone: this case measures the prepared answer`)
+  }
+  restoreCase(ctx, { id: 'restore', label: `restore, startup (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET, note: 'the answer the last capture prepared', after: stillPrepared })
+  // The same restore computed in full (no prepared answer: a store changed by hand, or another version): for the record.
+  restoreCase(ctx, { id: 'restore-computed', label: `restore, startup, computed (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET, note: 'nothing prepared: rendered and redacted', prepare: () => rmSync(prepared, { force: true }) })
 
   stopTurnCase(ctx, small, genSmall, 'stop-turn-small', `stop, one new turn on ${size(genSmall.bytes)}`)
   stopTurnCase(ctx, big, genBig, 'stop-turn-big', `stop, one new turn on ${size(genBig.bytes)}`)

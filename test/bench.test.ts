@@ -193,7 +193,7 @@ interface Results {
   newTurnFile: string
 }
 
-const CASES = ['capture-small', 'capture-big', 'stop-idle', 'check', 'restore', 'stop-turn-small', 'stop-turn-big', 'restore-history', 'restore-history-small', 'restore-home']
+const CASES = ['capture-small', 'capture-big', 'stop-idle', 'check', 'restore', 'restore-computed', 'stop-turn-small', 'stop-turn-big', 'restore-history', 'restore-history-small', 'restore-home']
 
 describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built CLI', () => {
   let run: SpawnSyncReturns<string>

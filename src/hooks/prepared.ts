@@ -1,8 +1,8 @@
 /**
  * The startup restore, prepared ahead. A new session's SessionStart (source startup or clear) shows the
  * narrative and the latest snapshot; computing that means reading both, the git state and the index,
- * then rendering and redacting, on the host's start-up path. The Stop that writes a snapshot already has
- * all of it at hand, so it prepares that answer (restore.ts, prepareRestore) in
+ * then rendering and redacting, on the host's start-up path. A hook capture that writes a snapshot (Stop,
+ * check's interval snapshot, PreCompact) prepares that answer (restore.ts, prepareRestore) in
  * `.bookmark/restore.prepared.json`, with the key of everything the answer was made from:
  * - the configuration it used (budget, staleness hours) and the build of this package;
  * - the branch and HEAD commit (the handoff's identity check);
@@ -20,13 +20,12 @@ import type { Config } from '../config/keys.js'
 import { lstatOrNone } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
 import { gitIndexFile, readGitInfo } from '../store/git.js'
-import { projectLayout } from '../store/layout.js'
+import { PREPARED_RESTORE, projectLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 import { StoreReader } from '../store/reader.js'
 import type { HookContext } from './run.js'
 
 export const PREPARED_VERSION = 1
-export const PREPARED_FILE = 'restore.prepared.json'
 
 // Set by scripts/bundle.mjs to a hash of the sources: an answer prepared by other code is never used.
 declare const __BOOKMARK_BUILD__: string | undefined
@@ -60,7 +59,7 @@ export interface PreparedRestore {
 const stampOf = (s: Stats | undefined): Stamp => (s ? [s.size, s.mtimeMs, s.ctimeMs, s.ino] : null)
 
 export function preparedPath(root: string): string {
-  return join(projectLayout(root).dir, PREPARED_FILE)
+  return join(projectLayout(root).dir, PREPARED_RESTORE)
 }
 
 /** The key of a startup restore of `root` under `config`, as the files stand now. */

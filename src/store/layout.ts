@@ -79,6 +79,9 @@ export function homeLayout(bookmarkHome: string): HomeLayout {
   }
 }
 
+/** The startup restore prepared by the last capture (src/hooks/prepared.ts), in the project's store folder. */
+export const PREPARED_RESTORE = 'restore.prepared.json'
+
 /** Relative path of the narrative inside a project (what git would track). */
 export const NARRATIVE_REL = `${STORE_DIR}/bookmark.context.md`
 
