@@ -28,7 +28,7 @@ async function hook(cmd: string, input: string, env: NodeJS.ProcessEnv = {}) {
 
 const startup = (env: NodeJS.ProcessEnv = {}, source = 'startup') => hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000'), env)
 const preparedFile = () => join(project, '.bookmark', 'restore.prepared.json')
-const readPrepared = async () => JSON.parse(await readFile(preparedFile(), 'utf8')) as { key: Record<string, unknown>; validUntil: number; text: string | null }
+const readPrepared = async () => JSON.parse(await readFile(preparedFile(), 'utf8')) as { version: number; key: Record<string, unknown>; value: { validUntil: number; text: string | null } }
 
 async function writeNarrative(hoursOld: number): Promise<void> {
   const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
@@ -47,7 +47,7 @@ async function capturedTurn(): Promise<void> {
 
 async function mark(): Promise<void> {
   const p = await readPrepared()
-  await writeFile(preparedFile(), JSON.stringify({ ...p, text: MARK }))
+  await writeFile(preparedFile(), JSON.stringify({ ...p, value: { ...p.value, text: MARK } }))
 }
 
 beforeEach(async () => {
@@ -66,13 +66,13 @@ beforeEach(async () => {
 describe('prepared startup restore', () => {
   it('a capturing Stop prepares exactly what the restore computes', async () => {
     const prepared = await readPrepared()
-    expect(prepared.text).toContain('spreadsheets split on them')
-    expect(prepared.text).toContain('Step 2 done.')
+    expect(prepared.value.text).toContain('spreadsheets split on them')
+    expect(prepared.value.text).toContain('Step 2 done.')
     const used = await startup()
     await rm(preparedFile())
     const computed = await startup()
     expect(used).toBe(computed)
-    expect(used).toBe(prepared.text)
+    expect(used).toBe(prepared.value.text)
   })
 
   it('is used while nothing it was made from changed, for startup and clear only', async () => {
@@ -112,10 +112,10 @@ describe('prepared startup restore', () => {
     await capturedTurn()
     const p = await readPrepared()
     const written = Date.parse(/written: (\S+)/.exec(await readFile(join(project, '.bookmark', 'bookmark.context.md'), 'utf8'))![1]!)
-    expect(Math.abs(p.validUntil - (written + 24 * 3_600_000))).toBeLessThan(2)
+    expect(Math.abs(p.value.validUntil - (written + 24 * 3_600_000))).toBeLessThan(2)
     await mark()
     expect(await startup()).toBe(MARK)
-    await writeFile(preparedFile(), JSON.stringify({ ...p, text: MARK, validUntil: Date.now() - 1 }))
+    await writeFile(preparedFile(), JSON.stringify({ ...p, value: { text: MARK, validUntil: Date.now() - 1 } }))
     expect(await startup()).toContain('spreadsheets split on them')
 
     await writeNarrative(25)
@@ -125,9 +125,34 @@ describe('prepared startup restore', () => {
   })
 
   it('a damaged or foreign file is ignored', async () => {
+    const p = await readPrepared()
     await writeFile(preparedFile(), '{ not json')
     expect(await startup()).toContain('spreadsheets split on them')
-    await writeFile(preparedFile(), JSON.stringify({ version: 99, key: {}, validUntil: Number.MAX_SAFE_INTEGER, text: MARK }))
+    await writeFile(preparedFile(), JSON.stringify({ ...p, version: 99, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }))
     expect(await startup()).toContain('spreadsheets split on them')
+  })
+})
+
+describe('the judged handoff kept for the next Stop', () => {
+  const kept = () => join(project, '.bookmark', 'narrative.state.json')
+  const tamper = async () => {
+    const k = JSON.parse(await readFile(kept(), 'utf8'))
+    await writeFile(kept(), JSON.stringify({ ...k, value: { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false } }))
+  }
+  /** A Stop with nothing new, narrative blocks allowed: it blocks only when it believes there is no handoff. */
+  const idleStop = async () => (await runCli(['stop'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project }, cwd: project, input: payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }) })).stdout
+
+  it('a capturing Stop keeps it, a Stop with nothing new uses it while the handoff is unchanged', async () => {
+    expect(JSON.parse(await readFile(kept(), 'utf8')).value).toMatchObject({ exists: true, identityOk: true, hasSection: true, tracked: false })
+    // Another handoff file (same text, new stamp): what was kept is not used, the handoff is judged fresh.
+    await tamper()
+    const text = await readFile(join(project, '.bookmark', 'bookmark.context.md'), 'utf8')
+    await rm(join(project, '.bookmark', 'bookmark.context.md'))
+    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), text)
+    expect(await idleStop()).toBe('')
+    // The next capture judges the handoff again and keeps that; marked as missing, a Stop with nothing new believes it.
+    await capturedTurn()
+    await tamper()
+    expect(JSON.parse(await idleStop()).decision).toBe('block')
   })
 })

@@ -15,7 +15,9 @@ import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
-import { PREPARED_VERSION, type PreparedRestore, preparedPath, restoreKey, wrapRestore } from './prepared.js'
+import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
+import { forget, remember } from './remembered.js'
+import { PREPARED_RESTORE } from '../store/layout.js'
 import type { HookContext } from './run.js'
 
 export interface UsableNarrative {
@@ -85,12 +87,10 @@ export async function prepareRestore(ctx: HookContext, root: string): Promise<vo
   const key = await restoreKey(root, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
   const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity)
-  const path = preparedPath(root)
-  const { rm } = await import('../shared/fsp.js')
-  if (!(validity.untilMs > ctx.now.getTime())) return rm(path, { force: true }) // an answer that changes with time: computed each time
+  if (!(validity.untilMs > ctx.now.getTime())) return forget(root, PREPARED_RESTORE) // an answer that changes with time: computed each time
   const final = text === undefined ? null : withinBudget(redact(text), config.restoreBudget)
-  const { writeJson } = await import('../store/files.js')
-  await writeJson(path, { version: PREPARED_VERSION, key, validUntil: validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs, text: final === null || final.trim() === '' ? null : final } satisfies PreparedRestore, { redacted: true })
+  const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
+  await remember(root, PREPARED_RESTORE, PREPARED_VERSION, key, { validUntil, text: final === null || final.trim() === '' ? null : final })
 }
 
 /** The last guard: whole lines only, never past the budget (the renderers already fit; warnings may not). */

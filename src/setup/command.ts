@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Deps } from '../ops/context.js'
 import { isHomeScope } from '../ops/context.js'
-import { PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
+import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
 import { LockTimeoutError, withLock } from '../store/lock.js'
 import { findProjectRoot } from '../store/project.js'
 import { HOOK_EVENTS, type HookEvent, type Launch } from './hooks.js'
@@ -240,7 +240,7 @@ export interface UninstallResult {
 }
 
 /** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
-const STORE_NAMES = new Set(['.gitignore', 'index.json', 'LATEST.md', 'snapshots', 'trails', 'cursors', 'sessions', 'bookmark.context.md', 'errors.log', 'config.json', 'store.lock', PREPARED_RESTORE])
+const STORE_NAMES = new Set(['.gitignore', 'index.json', 'LATEST.md', 'snapshots', 'trails', 'cursors', 'sessions', 'bookmark.context.md', 'errors.log', 'config.json', 'store.lock', PREPARED_RESTORE, NARRATIVE_STATE])
 const HOME_NAMES = new Set(['registry.json', 'registry.lock', 'bookmark.context.md', 'errors.log', 'config.json', 'setup-state.json', 'setup-state.lock', 'backups', 'cache'])
 
 /** undefined: the folder does not exist; else whether everything in it is ours. */

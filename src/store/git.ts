@@ -4,7 +4,6 @@
  */
 import { readFile, stat } from '../shared/fsp.js'
 import { isAbsolute, join, resolve } from 'node:path'
-import { trackedInIndex } from './git-index.js'
 
 export interface GitInfo {
   branch?: string
@@ -85,6 +84,7 @@ export async function readGitInfo(root: string): Promise<GitInfo> {
 export async function isTrackedByGit(root: string, relPath: string, timeoutMs = 2_000): Promise<boolean> {
   const dir = await gitDir(root)
   if (!dir) return false
+  const { trackedInIndex } = await import('./git-index.js') // only where the handoff is judged from the file
   const fromIndex = await trackedInIndex(dir, relPath)
   if (fromIndex !== undefined) return fromIndex
   return askGit(root, relPath, timeoutMs)

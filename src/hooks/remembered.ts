@@ -1,0 +1,79 @@
+/**
+ * Answers the hooks keep in the store for their next call, each with the key of everything it was made
+ * from: the prepared startup restore (prepared.ts) and the judged narrative (narrative.ts). A key holds
+ * stamps (size, mtime, ctime, inode) of the files read, the git branch and HEAD, the configuration used
+ * and the build of this package; an answer is used only when the key computed now is the same. They are
+ * written only by hooks that capture, never by one that found nothing new, and read only from a store
+ * that passes the symlink guard.
+ */
+import type { Stats } from 'node:fs'
+import { join } from 'node:path'
+import { lstatOrNone } from '../shared/fsp.js'
+import { isObject } from '../shared/json.js'
+import { type GitInfo, gitIndexFile } from '../store/git.js'
+import { projectLayout } from '../store/layout.js'
+import { readJson } from '../store/read.js'
+import { StoreReader } from '../store/reader.js'
+
+// Set by scripts/bundle.mjs to a hash of the sources: an answer made by other code is never used.
+declare const __BOOKMARK_BUILD__: string | undefined
+const BUILD = typeof __BOOKMARK_BUILD__ === 'string' ? __BOOKMARK_BUILD__ : 'source'
+
+/** size, mtime, ctime and inode of a file; null when it does not exist. */
+export type Stamp = [number, number, number, number] | null
+
+const stampOf = (s: Stats | undefined): Stamp => (s ? [s.size, s.mtimeMs, s.ctimeMs, s.ino] : null)
+
+export async function fileStamp(path: string): Promise<Stamp> {
+  return stampOf(await lstatOrNone(path))
+}
+
+/** What every key holds: the build, the project, its git state, the handoff and git's index (which says whether git tracks it). */
+export interface BaseKey {
+  build: string
+  root: string
+  branch: string | null
+  head: string | null
+  narrative: Stamp
+  gitIndex: Stamp
+}
+
+export async function baseKey(root: string, git: GitInfo): Promise<BaseKey> {
+  const gitIndex = await gitIndexFile(root)
+  return {
+    build: BUILD,
+    root,
+    branch: git.branch ?? null,
+    head: git.head ?? null,
+    narrative: await fileStamp(projectLayout(root).narrative),
+    gitIndex: gitIndex === undefined ? null : await fileStamp(gitIndex),
+  }
+}
+
+interface RememberedFile<K, V> {
+  version: number
+  key: K
+  value: V
+}
+
+/** The value kept in `.bookmark/<name>` when its key equals `key`; undefined otherwise (missing, damaged, other key). */
+export async function recall<K, V>(root: string, name: string, version: number, key: K, isValue: (v: unknown) => v is V): Promise<V | undefined> {
+  try {
+    await new StoreReader(root).guard()
+    const r = await readJson(join(projectLayout(root).dir, name), (v): v is RememberedFile<K, V> => isObject(v) && v.version === version && isObject(v.key) && isValue(v.value))
+    return r.ok && JSON.stringify(r.value.key) === JSON.stringify(key) ? r.value.value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Keeps `value` under `key` in `.bookmark/<name>` (atomically; the value is written as it is: already redacted). */
+export async function remember<K, V>(root: string, name: string, version: number, key: K, value: V): Promise<void> {
+  const { writeJson } = await import('../store/files.js')
+  await writeJson(join(projectLayout(root).dir, name), { version, key, value } satisfies RememberedFile<K, V>, { redacted: true })
+}
+
+export async function forget(root: string, name: string): Promise<void> {
+  const { rm } = await import('../shared/fsp.js')
+  await rm(join(projectLayout(root).dir, name), { force: true })
+}
