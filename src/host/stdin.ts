@@ -9,7 +9,7 @@
  * until end of file or the deadline, so no read ever waits in the thread pool (a read stuck there would
  * hold the process at exit). If that switch is unavailable, `process.stdin` does the reading.
  */
-import { fstatSync, readSync } from 'node:fs'
+import { fstatSync, readFileSync, readSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 
 export interface StdinResult {
@@ -57,12 +57,22 @@ export function readStdin(fd = 0, opts: StdinOptions = {}): Promise<StdinResult>
   const timeoutMs = opts.timeoutMs ?? 1_000
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024
   let isFile: boolean
+  let size: number
   try {
     const s = fstatSync(fd)
     if (s.isCharacterDevice()) return Promise.resolve(EMPTY) // a terminal or /dev/null: no payload to wait for
     isFile = s.isFile()
+    size = s.size
   } catch {
     return Promise.resolve(EMPTY) // no stdin at all
+  }
+  if (isFile && size <= maxBytes) {
+    // The whole file in one call, decoded by Node's native reader: none of the buffer code below runs.
+    try {
+      return Promise.resolve({ text: readFileSync(fd, 'utf8'), truncated: false, timedOut: false })
+    } catch {
+      // unreadable this way: read it in chunks below
+    }
   }
   const into = new Collector(maxBytes)
   if (isFile) {
