@@ -64,10 +64,12 @@ export const chown = (path: string, uid: number, gid: number): Promise<void> => 
 export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => rmSync(path, options))
 export const mkdir = (path: string, options?: MakeDirectoryOptions): Promise<string | undefined> => now(() => mkdirSync(path, options))
 
-export function readFile(path: string, encoding: BufferEncoding): Promise<string>
+export function readFile(path: string, encoding: BufferEncoding, flag?: number): Promise<string>
 export function readFile(path: string): Promise<Buffer>
-export function readFile(path: string, encoding?: BufferEncoding): Promise<string | Buffer> {
-  return now(() => (encoding ? readFileSync(path, encoding) : readFileSync(path)))
+/** `flag`: open flags (O_NOFOLLOW and the like); a UTF-8 read with flags is still one native call. */
+export function readFile(path: string, encoding?: BufferEncoding, flag?: number): Promise<string | Buffer> {
+  // @types/node types `flag` as a string; Node takes the numeric flags as they are (stringToFlags).
+  return now(() => (encoding ? readFileSync(path, flag === undefined ? encoding : { encoding, flag: flag as unknown as string }) : readFileSync(path)))
 }
 
 /** What we use of a FileHandle. */

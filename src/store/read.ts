@@ -3,7 +3,7 @@
  * Apart from files.ts (the writes) so that a hook which only reads does not load the redactor.
  */
 import { constants } from 'node:fs'
-import { lstatOrNone, open } from '../shared/fsp.js'
+import { lstatOrNone, readFile } from '../shared/fsp.js'
 
 export class SymlinkRefused extends Error {}
 
@@ -12,12 +12,7 @@ export class SymlinkRefused extends Error {}
  * store is an error, never a way to read a file elsewhere.
  */
 export async function readStoreFile(path: string): Promise<string> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW)
-  try {
-    return await fh.readFile('utf8')
-  } finally {
-    await fh.close()
-  }
+  return readFile(path, 'utf8', constants.O_RDONLY | constants.O_NOFOLLOW)
 }
 
 export type ReadJson<T> = { ok: true; value: T } | { ok: false; missing: boolean; reason: string }
