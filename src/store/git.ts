@@ -2,7 +2,7 @@
  * What the project's git says about itself: branch, HEAD, and whether a file is tracked. Reads .git
  * directly (no process) except for the tracked check, which asks git with a short timeout.
  */
-import { readFile, stat } from '../shared/fsp.js'
+import { readFile, statOrNone } from '../shared/fsp.js'
 import { isAbsolute, join, resolve } from 'node:path'
 
 export interface GitInfo {
@@ -13,7 +13,8 @@ export interface GitInfo {
 async function gitDir(root: string): Promise<string | undefined> {
   const dotGit = join(root, '.git')
   try {
-    const s = await stat(dotGit)
+    const s = await statOrNone(dotGit)
+    if (s === undefined) return undefined
     if (s.isDirectory()) return dotGit
     const text = await readFile(dotGit, 'utf8')
     const m = /^gitdir:\s*(.+)\s*$/m.exec(text)
@@ -24,34 +25,36 @@ async function gitDir(root: string): Promise<string | undefined> {
   return undefined
 }
 
-async function commonDir(dir: string): Promise<string> {
+/** The text of a file, or undefined when it is absent or unreadable (no error is made for an absent one). */
+async function textOrNone(path: string): Promise<string | undefined> {
+  if ((await statOrNone(path)) === undefined) return undefined
   try {
-    const text = (await readFile(join(dir, 'commondir'), 'utf8')).trim()
-    return isAbsolute(text) ? text : resolve(dir, text)
+    return await readFile(path, 'utf8')
   } catch {
-    return dir
+    return undefined
   }
 }
 
+/** The main repository's git folder of a worktree's `dir` (undefined for a main repository). */
+async function commonDir(dir: string): Promise<string | undefined> {
+  const text = (await textOrNone(join(dir, 'commondir')))?.trim()
+  return text ? (isAbsolute(text) ? text : resolve(dir, text)) : undefined
+}
+
 async function resolveRef(dir: string, ref: string): Promise<string | undefined> {
-  for (const base of [dir, await commonDir(dir)]) {
-    try {
-      const sha = (await readFile(join(base, ref), 'utf8')).trim()
-      if (/^[0-9a-f]{40,64}$/.test(sha)) return sha
-    } catch {
-      // try packed-refs
+  const inFolder = async (base: string): Promise<string | undefined> => {
+    const sha = (await textOrNone(join(base, ref)))?.trim()
+    if (sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha
+    for (const line of (await textOrNone(join(base, 'packed-refs')))?.split('\n') ?? []) {
+      const [packed, name] = line.trim().split(' ')
+      if (name === ref && packed && /^[0-9a-f]{40,64}$/.test(packed)) return packed
     }
-    try {
-      const packed = await readFile(join(base, 'packed-refs'), 'utf8')
-      for (const line of packed.split('\n')) {
-        const [sha, name] = line.trim().split(' ')
-        if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha
-      }
-    } catch {
-      // none
-    }
+    return undefined
   }
-  return undefined
+  const found = await inFolder(dir)
+  if (found) return found
+  const common = await commonDir(dir)
+  return common === undefined || common === dir ? undefined : inFolder(common)
 }
 
 /** The path of git's index file for the repository at `root` (undefined outside a repository). */
