@@ -8,7 +8,7 @@
  */
 import type { Stats } from 'node:fs'
 import { join } from 'node:path'
-import { lstatOrNone } from '../shared/fsp.js'
+import { lstatOrNone, rm } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
 import { type GitInfo, gitIndexFile } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
@@ -74,6 +74,5 @@ export async function remember<K, V>(root: string, name: string, version: number
 }
 
 export async function forget(root: string, name: string): Promise<void> {
-  const { rm } = await import('../shared/fsp.js')
   await rm(join(projectLayout(root).dir, name), { force: true })
 }
