@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { gitProject, runCli, sandbox } from '../../test/helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath, firstCwd } from '../../test/helpers/corpus.js'
-import { type Scan, type ScanInput, scan, scanHere, scanInWorker } from './scan.js'
+import { call, jsonl, prompt } from '../../test/helpers/jsonl.js'
+import { type Scan, type ScanInput, WORKER_BYTES, scan, scanHere, scanInWorker } from './scan.js'
 
 // The worker runs the built dist/cli/scan-worker.cjs (`npm test` builds first).
 const WORKER = new URL('../../dist/cli/scan-worker.cjs', import.meta.url)
@@ -81,5 +83,41 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
     writeFileSync(path, `${JSON.stringify({ type: 'user', uuid: 'u', message: { role: 'user', content: 'hello' } })}\n`)
     const input: ScanInput = { transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } }
     expect(plain(await scan(input, 0))).toEqual(plain(await scan(input)))
+  })
+})
+
+describe.skipIf(!existsSync(WORKER))('a hook capturing a transcript too large for its own thread', () => {
+  it('reads it through the worker (a hook bundle has no import()) and records what it holds', async () => {
+    const sb = await sandbox()
+    try {
+      const project = await gitProject(sb)
+      // Requests, each with a Write in the project and a long Read result of non-ASCII text, past the threshold.
+      const page = `${'     1→déjà vu ✓\n'.repeat(40_000)}`
+      const turns: string[] = []
+      let bytes = 0
+      for (let i = 0; bytes <= WORKER_BYTES; i++) {
+        const turn = jsonl([
+          prompt(`step ${i}`, { cwd: project }),
+          call(`w${i}`, 'Write', { file_path: join(project, `f${i}.ts`), content: `export const v${i} = ${i}\n` }, { type: 'create', filePath: join(project, `f${i}.ts`) }, { cwd: project }),
+          call(`r${i}`, 'Read', { file_path: join(project, `f${i}.ts`) }, { type: 'text', file: { content: page } }, { cwd: project }),
+        ])
+        turns.push(turn)
+        bytes += Buffer.byteLength(turn) + 1
+      }
+      const transcript = join(sb.dir, 'big.jsonl')
+      const text = `${turns.join('\n')}\n`
+      writeFileSync(transcript, text)
+      const payload = { session_id: 'big', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: false }
+      const run = await runCli(['stop'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: JSON.stringify(payload) })
+      expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' })
+      expect(existsSync(join(project, '.bookmark', 'errors.log'))).toBe(false)
+      const index = JSON.parse(readFileSync(join(project, '.bookmark', 'index.json'), 'utf8')) as { snapshots: { id: string }[] }
+      const snapshot = JSON.parse(readFileSync(join(project, '.bookmark', 'snapshots', `${index.snapshots[0]!.id}.json`), 'utf8')) as Record<string, any>
+      expect(snapshot.capture).toMatchObject({ bytesRead: bytes, lines: text.split('\n').length - 1, skipped: 0 })
+      expect(JSON.stringify(snapshot)).toContain(`step ${turns.length - 1}`)
+      expect(JSON.stringify(snapshot)).toContain(`f${turns.length - 1}.ts`)
+    } finally {
+      rmSync(sb.dir, { recursive: true, force: true })
+    }
   })
 })

@@ -16,6 +16,7 @@
 import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractContext } from '../extract/extract.js'
 import { type ExtractState, type RunDelta, reviveState } from '../extract/model.js'
+import { workerThreads } from '../shared/builtin.js'
 import { stat } from '../shared/fsp.js'
 import { type ReadStats, type TranscriptCursor, readTranscript } from '../transcript/read.js'
 
@@ -73,7 +74,7 @@ export type ScanReply = { ok: true; scan: Scan } | { ok: false; error: { name: s
 
 /** The scan done by a worker; undefined when the worker could not run (an unbuilt checkout runs its sources). */
 export async function scanInWorker(input: ScanInput): Promise<Scan | undefined> {
-  const { Worker } = await import('node:worker_threads')
+  const { Worker } = workerThreads()
   let worker: InstanceType<typeof Worker>
   try {
     // dist/cli/ in the built CLI as from src/ops/ in a checkout: the built worker either way.
