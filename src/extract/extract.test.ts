@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { extractText, snapshotOf } from '../../test/helpers/extract.js'
+import { type ExtractState, reviveState } from './model.js'
 import { assistantText, call, compactBoundary, compactSummary, jsonl, meta, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
 
 const bash = (id: string, command: string, out = '') => call(id, 'Bash', { command }, { stdout: out, stderr: '', interrupted: false, isImage: false })
@@ -227,5 +228,25 @@ describe('errors and git', () => {
         expect.objectContaining({ kind: 'push', ok: true }),
       ]),
     )
+  })
+})
+
+describe('pending tool calls', () => {
+  const calls = (ids: string[]) => jsonl(ids.map((id) => toolUse(id, 'Read', { file_path: `/proj/${id}.ts` })))
+
+  it('keeps the last 500 calls whose result has not come, dropping the oldest first', () => {
+    const ids = Array.from({ length: 503 }, (_, i) => `toolu_${i}`)
+    const { state } = extractText(calls(ids))
+    expect(Object.keys(state.pending)).toEqual(ids.slice(3))
+    // Read back from its cursor: a result takes its call out; a later call then fits without dropping another.
+    const stored = reviveState(JSON.parse(JSON.stringify(state)) as ExtractState)
+    const more = extractText(`${calls(['toolu_x'])}\n${jsonl([toolResult('toolu_10', 'done')])}\n${calls(['toolu_y'])}`, '/proj', stored).state
+    expect(Object.keys(more.pending)).toEqual([...ids.slice(4, 10), ...ids.slice(11), 'toolu_x', 'toolu_y'])
+  })
+
+  it('drops the oldest in key order when an id looks like an integer (listed first by JavaScript)', () => {
+    const ids = ['toolu_a', '7', ...Array.from({ length: 499 }, (_, i) => `toolu_${i}`)]
+    const { state } = extractText(calls(ids))
+    expect(Object.keys(state.pending)).toEqual(['toolu_a', ...ids.slice(2)])
   })
 })

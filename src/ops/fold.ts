@@ -3,7 +3,6 @@
  * into the session's state, write a snapshot when something happened, then the cursor.
  */
 import { basename } from 'node:path'
-import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractState } from '../extract/model.js'
 import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
 import { toSnapshot } from '../snapshot/model.js'
@@ -13,10 +12,10 @@ import { readGitInfo } from '../store/git.js'
 import { addToRegistry } from '../store/registry.js'
 import { headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
-import { readTranscript } from '../transcript/read.js'
 import { cutRedacted, knownRedacted } from '../redact/secrets.js'
 import { type CaptureResult, type CaptureTarget, FORCED } from './capture.js'
 import type { Deps } from './context.js'
+import { scan } from './scan.js'
 
 export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
   const { req, transcript, sid, store, notes } = target
@@ -40,21 +39,9 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
 
     // What the stored state holds was redacted when it was written: its strings are not redacted again.
     const known = prevState ? knownRedacted(prevState) : undefined
-    let state: ExtractState = prevState ? reviveState(prevState) : createState()
-    let delta = createDelta()
-    const ctx = { projectRoot: root }
-    const stats = await readTranscript(
-      transcript,
-      previous?.cursor,
-      (entry) => applyEntry(state, entry, ctx, delta),
-      {
-        onRestart: () => {
-          notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
-          state = createState()
-          delta = createDelta()
-        },
-      },
-    )
+    const scanned = await scan({ transcript, cursor: previous?.cursor, state: prevState ? reviveState(prevState) : undefined, ctx: { projectRoot: root } })
+    const { state, delta, stats } = scanned
+    if (stats.restarted) notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
     state.sessionId = sid
 
     const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { jsonl, prompt } from '../../test/helpers/jsonl.js'
-import { readTranscript } from './read.js'
+import { decodeLine, readTranscript } from './read.js'
 import type { TranscriptEntry } from './types.js'
 
 let dir: string
@@ -207,5 +207,23 @@ describe('readTranscript: a callback that throws', () => {
     await expect(readTranscript(p, undefined, () => {
       throw boom
     }, { chunkBytes: 512 })).rejects.toBe(boom)
+  })
+})
+
+describe('decodeLine', () => {
+  const pad = 'x'.repeat(2000) // past the length from which the bulk conversion is used
+  const cases: [string, Buffer][] = [
+    ['a Read result with arrows', Buffer.from(`{"content":"${'     1→const a = 1\\n'.repeat(200)}"}`)],
+    ['astral characters (surrogate pairs)', Buffer.from(`{"t":"${pad}😀𝄞"}`)],
+    ['a byte order mark first', Buffer.from(`\uFEFF{"t":"${pad}é"}`)],
+    ['line and paragraph separators, NBSP at both ends', Buffer.from(`\u00A0{"t":"${pad}\u2028\u2029"}\u00A0`)],
+    ['ASCII only', Buffer.from(`{"t":"${pad}"}`)],
+    ['a short line', Buffer.from('{"t":"→"}')],
+    ['malformed UTF-8 (a cut sequence, a lone continuation byte)', Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xe2, 0x86, 0x41, 0x80]), Buffer.from('"}')])],
+    ['an overlong encoding and an encoded surrogate', Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')])],
+  ]
+  it.each(cases)('gives what toString("utf8") gives: %s', (_, bytes) => {
+    const framed = Buffer.concat([Buffer.from('ab'), bytes, Buffer.from('cd')])
+    expect(decodeLine(framed, 2, 2 + bytes.length)).toBe(framed.toString('utf8', 2, 2 + bytes.length))
   })
 })
