@@ -3,7 +3,7 @@
  * nothing new reads the cursor head only and writes nothing, version 1 cursor files still work, and the
  * payload arrives whole however the host's socket delivers it.
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -75,6 +75,27 @@ describe('bundles', () => {
       expect(text, name).not.toMatch(/function redactDeep\(/)
       expect(text, name).not.toMatch(/require\("node:fs\/promises"\)/)
     }
+  })
+
+  it('no file of a hook build calls import(): bin/bookmark.js compiles them as plain scripts, where import() throws', () => {
+    const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs') && (/^hook-/.test(f) || HOOKS.some((h) => f.startsWith(`${h.name}.`))))
+    expect(files.length).toBeGreaterThan(8)
+    for (const f of files) expect(readFileSync(join(DIST, f), 'utf8'), f).not.toMatch(/\bimport\(/)
+  })
+
+  it('a split git index (git itself is asked whether the handoff is tracked) works inside a hook', async () => {
+    await rm(join(project, '.git'), { recursive: true })
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: project })
+    git('init', '-q')
+    git('commit', '-q', '--allow-empty', '-m', 'one')
+    git('update-index', '--split-index')
+    const r = await stop({ last_assistant_message: 'Added src/parse.ts.' })
+    expect(r.stderr).toBe('')
+    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), '<!-- BOOKMARK_IDENTITY\nscope: repo\n-->\n# Handoff\n\n## Task\nx\n')
+    await appendFile(transcript, jsonl([prompt('next'), assistantText('Done.')]))
+    const again = await stop({ last_assistant_message: 'Done.' })
+    expect(again).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(readFileSync(join(project, '.bookmark', 'narrative.state.json'), 'utf8')).value).toMatchObject({ exists: true, tracked: false })
   })
 })
 

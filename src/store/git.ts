@@ -2,6 +2,7 @@
  * What the project's git says about itself: branch, HEAD, and whether a file is tracked. Reads .git
  * directly (no process) except for the tracked check, which asks git with a short timeout.
  */
+import { childProcess } from '../shared/builtin.js'
 import { readFile, statOrNone } from '../shared/fsp.js'
 import { isAbsolute, join, resolve } from 'node:path'
 
@@ -94,7 +95,7 @@ export async function isTrackedByGit(root: string, relPath: string, timeoutMs = 
 }
 
 async function askGit(root: string, relPath: string, timeoutMs: number): Promise<boolean> {
-  const { execFile } = await import('node:child_process') // only here: a hook that never asks does not load it
+  const { execFile } = childProcess() // only here: a hook that never asks does not load it (not import(): see builtin.ts)
   return new Promise((resolvePromise) => {
     execFile('git', ['ls-files', '--error-unmatch', '--', relPath], { cwd: root, timeout: timeoutMs, windowsHide: true }, (err) => {
       if (!err) return resolvePromise(true)
