@@ -25,7 +25,9 @@ export interface WriteOptions {
   known?: KnownRedacted
   /**
    * The caller built the whole value from redacted parts (and its own fixed text): written as it is. Used
-   * where one redacted copy of a snapshot feeds several files.
+   * where one redacted copy of a snapshot feeds several files, and for files that grow by an entry at a
+   * time (index, trail, registry): what was read back from the store's own file was redacted when it was
+   * written (the premise of `known` too), so only the new entry is redacted.
    */
   redacted?: boolean
   /** One line instead of indented: for files only the program reads (the cursor state, hundreds of KB). */

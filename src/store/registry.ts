@@ -49,9 +49,9 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     const { registry } = await readRegistry(bookmarkHome)
     const gone = new Set(pruned)
     const rest = registry.entries.filter((e) => !(e.project === entry.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
-    const { knownRedacted } = await import('../redact/secrets.js')
-    const known = knownRedacted(registry) // up to 500 entries, redacted when written: only the new one is redacted
-    const entries = [entry, ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
-    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { known })
+    // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
+    const { redactDeep } = await import('../redact/secrets.js')
+    const entries = [redactDeep(entry), ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
+    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
   })
 }

@@ -327,21 +327,20 @@ export class ProjectStore {
 
   private async indexSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
     const l = this.layout
-    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js')])
+    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }, { redactDeep }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js'), import('../redact/secrets.js')])
     return withLock(l.lock, async () => {
       const read = await this.readIndex()
       // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
       const index = read.problem !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
       const others = index.snapshots.filter((e) => e.id !== snapshot.id && isSnapshotId(e.id))
-      const all = [indexEntry(snapshot), ...others].sort((a, b) => compareText(b.id, a.id))
+      // The other entries were redacted when index.json was written: only the new one is (files.ts, `redacted`).
+      const all = [redactDeep(indexEntry(snapshot)), ...others].sort((a, b) => compareText(b.id, a.id))
       // The index only lists snapshot files that exist.
       const present = await this.existing(all.map((e) => e.id))
       const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
       const kept = listed.slice(0, this.indexCap)
       const pruned = listed.slice(this.indexCap).map((e) => e.id)
-      // The index and the trail grow with the project's history: what they held was redacted when written.
-      const { knownRedacted } = await import('../redact/secrets.js')
-      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { known: knownRedacted(index) })
+      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true })
       if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
@@ -416,15 +415,13 @@ export class ProjectStore {
   private async updateTrails(snapshot: Snapshot, touched: string[]): Promise<void> {
     if (touched.length === 0) return
     const l = this.layout
-    const [{ writeJson, writeText }, { renderTrails }] = await Promise.all([writers(), renderers()])
+    const [{ writeJson, writeText }, { renderTrails }, { redactDeep }] = await Promise.all([writers(), renderers(), import('../redact/secrets.js')])
     const r = await readJson(l.trailsJson, isTrails)
-    const { knownRedacted } = await import('../redact/secrets.js')
-    const known = r.ok ? knownRedacted(r.value) : undefined
     const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
       const f = byPath.get(path)
-      const entry: TrailEntry = {
+      const entry: TrailEntry = redactDeep({
         ts: f?.lastTs ?? snapshot.createdAt,
         snapshot: snapshot.id,
         session: snapshot.session.id,
@@ -432,7 +429,7 @@ export class ProjectStore {
         added: f?.added ?? 0,
         removed: f?.removed ?? 0,
         hints: f?.hints ?? [],
-      }
+      })
       // One line per session and file, updated as the session goes on; newest first.
       const list = (trails.files[path] ?? []).filter((e) => e.session !== snapshot.session.id)
       trails.files[path] = [entry, ...list].slice(0, TRAIL_CAP_PER_FILE)
@@ -442,8 +439,9 @@ export class ProjectStore {
       const oldest = paths.sort((a, b) => compareText(trails.files[a]?.[0]?.ts ?? '', trails.files[b]?.[0]?.ts ?? ''))
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
-    await writeJson(l.trailsJson, trails, { known })
-    // Rendered from the trail just redacted (old entries as stored, new ones from the redacted snapshot).
+    // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted.
+    await writeJson(l.trailsJson, trails, { redacted: true })
+    // Rendered from the trail just written.
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
   }
 }
