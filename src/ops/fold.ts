@@ -64,17 +64,21 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     let lastSnapshot = previous?.lastSnapshot
     const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state, work: { files: [], prompts: [] } }
 
-    if (!happened && !messageIsNew && !FORCED.has(req.trigger)) {
+    const record = happened || messageIsNew || FORCED.has(req.trigger)
+    if (!record) {
       result.reason = lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session'
       // Nothing read, nothing to record (a long Stop message that only looked new to capture.ts): nothing to write.
       if (previous && stats.bytesRead === 0 && !stats.restarted && stats.cursor.offset === previous.cursor.offset) {
         result.work = previous.work
         return result
       }
-    } else {
+    }
+    // Redacted once: the snapshot, the head and the state file are all built from this copy.
+    const stored = await store.redactState(state, known)
+    if (record) {
       const now = deps.now()
       const id = snapshotId(now, deps.random4())
-      const snapshot = toSnapshot(state, {
+      const snapshot = toSnapshot(stored, {
         id,
         createdAt: now.toISOString(),
         trigger: req.trigger,
@@ -92,7 +96,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], known)
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], stored)
       try {
         await addToRegistry(
           deps.bookmarkHome,
@@ -120,7 +124,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     }
 
     const head = headFor(
-      state,
+      stored,
       {
         sessionId: sid,
         transcript,
@@ -134,7 +138,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       `${Date.now().toString(36)}-${randomHex(4)}`,
     )
     result.work = head.work
-    await store.saveCursor(head, state, known)
+    await store.saveCursor(head, stored)
     return result
   })
 }

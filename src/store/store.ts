@@ -176,6 +176,21 @@ export class ProjectStore {
 
   private guarded: Promise<void> | undefined
 
+  /** States this store redacted for storage (`redactState`): written, and built on, as they are. */
+  private readonly redactedStates = new WeakSet<ExtractState>()
+
+  /**
+   * The session's state as it is stored: redacted once per capture (`known`: what the stored state held,
+   * not redacted again). Build the snapshot and the head from it: `saveSnapshot` then redacts only what the
+   * snapshot adds around it, and `saveCursor` writes it as it is.
+   */
+  async redactState(state: ExtractState, known?: KnownRedacted): Promise<ExtractState> {
+    const { redactDeep } = await import('../redact/secrets.js')
+    const redacted = redactDeep(state, known)
+    this.redactedStates.add(redacted)
+    return redacted
+  }
+
   /**
    * Refuses a store whose folders are symlinks (a cloned repository could ship `.bookmark -> ~/.ssh`):
    * nothing is then read from or written to it. Files inside are opened without following links.
@@ -238,10 +253,14 @@ export class ProjectStore {
     return { state: r.value.state }
   }
 
-  /** The state first, then the head that names it: a crash in between leaves a head whose state does not match (read again). */
+  /**
+   * The state first, then the head that names it: a crash in between leaves a head whose state does not
+   * match (read again). A state from `redactState` is written as it is.
+   */
   async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
     const { writeJson } = await writers()
-    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile, { known, compact: true })
+    const file: StateFile = { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state }
+    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(this.redactedStates.has(state) ? { around: { state } } : { known }) })
     await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
   }
 
@@ -306,13 +325,14 @@ export class ProjectStore {
 
   /**
    * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
-   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once (`known`: what the
-   * session's stored state already held) and that copy feeds all four files.
+   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once and that copy feeds all
+   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that
+   * state is redacted; else all of it.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], known?: KnownRedacted): Promise<{ pruned: string[] }> {
+  async saveSnapshot(raw: Snapshot, touched: string[], from?: ExtractState): Promise<{ pruned: string[] }> {
     const l = this.layout
-    const [{ writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
-    const snapshot = redactDeep(raw, known)
+    const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
+    const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from) : redactDeep(raw)
     await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true })
     try {
       return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)))
