@@ -11,7 +11,7 @@ import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { readGitInfo } from '../store/git.js'
 import { addToRegistry } from '../store/registry.js'
-import { headFor } from '../store/store.js'
+import { SWEEP_EVERY, headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
 import { readTranscript } from '../transcript/read.js'
 import { cutRedacted, knownRedacted } from '../redact/secrets.js'
@@ -96,13 +96,15 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], stored)
+      const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, tidy })
       try {
         await addToRegistry(
           deps.bookmarkHome,
           { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
           deps.registryCap,
           pruned,
+          tidy,
         )
       } catch (e) {
         notes.push(`registry not updated: ${(e as Error).message}`)

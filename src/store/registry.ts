@@ -38,13 +38,16 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
   return { registry: { version: REGISTRY_VERSION, entries: [] }, ...(r.missing ? {} : { problem: r.reason }) }
 }
 
-/** Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone). */
-export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = []): Promise<void> {
+/**
+ * Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone).
+ * `tidy` (default true) also removes old temp files of killed writes from the bookmark home.
+ */
+export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
   const [{ ensureDir, writeJson }, { withLock }, { sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
-  await sweepTemps(home.dir)
+  if (tidy) await sweepTemps(home.dir)
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)
     const gone = new Set(pruned)

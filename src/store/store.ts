@@ -29,6 +29,8 @@ export const INDEX_VERSION = 1
 export const CURSOR_VERSION = 2
 export const TRAILS_VERSION = 1
 export const DEFAULT_INDEX_CAP = 50
+/** A session's captures sweep what killed processes left on their first, forced and every this-many-th capture. */
+export const SWEEP_EVERY = 16
 const TRAIL_CAP_PER_FILE = 20
 const TRAIL_CAP_FILES = 1_000
 /** A snapshot file not in the index for this long was left by a killed capture. */
@@ -327,15 +329,18 @@ export class ProjectStore {
    * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
    * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once and that copy feeds all
    * four files: when it was built from a state of `redactState` (`from`), only what it adds around that
-   * state is redacted; else all of it.
+   * state is redacted; else all of it. `tidy` (default true) also removes what killed processes left
+   * (old temp files, unlisted snapshot files): a capture in the middle of a session leaves that to the next
+   * first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], from?: ExtractState): Promise<{ pruned: string[] }> {
+  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; tidy?: boolean } = {}): Promise<{ pruned: string[] }> {
+    const { from, tidy = true } = options
     const l = this.layout
     const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
     const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from) : redactDeep(raw)
     await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true })
     try {
-      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)))
+      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)
     } catch (e) {
       // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
       // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
@@ -345,7 +350,7 @@ export class ProjectStore {
     }
   }
 
-  private async indexSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
+  private async indexSnapshot(snapshot: Snapshot, touched: string[], tidy: boolean): Promise<{ pruned: string[] }> {
     const l = this.layout
     const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }, { redactDeep }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js'), import('../redact/secrets.js')])
     return withLock(l.lock, async () => {
@@ -364,8 +369,10 @@ export class ProjectStore {
       if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
-      await this.removeOrphans(new Set(kept.map((e) => e.id)))
-      for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
+      if (tidy) {
+        await this.removeOrphans(new Set(kept.map((e) => e.id)))
+        for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
+      }
       return { pruned }
     })
   }
