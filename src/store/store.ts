@@ -338,7 +338,7 @@ export class ProjectStore {
     const l = this.layout
     const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
     const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from) : redactDeep(raw)
-    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true })
+    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true, compact: true })
     try {
       return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)
     } catch (e) {
