@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { capture } from '../src/ops/capture.js'
 import { runDemo } from '../src/ops/demo.js'
 import { withLock } from '../src/store/lock.js'
-import { SWEEP_EVERY } from '../src/store/store.js'
+import { ProjectStore, SWEEP_EVERY } from '../src/store/store.js'
 import { testDeps } from './helpers/deps.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
 
@@ -121,6 +121,24 @@ describe('store', () => {
     planted = await plant()
     await turn(SWEEP_EVERY + 1, 'manual')
     expect(planted.filter((p) => existsSync(p))).toEqual([])
+  })
+
+  it('writes snapshot files on one line and still reads the indented ones earlier versions wrote', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    const first = (await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)).snapshotFile!
+    const text = await readFile(first, 'utf8')
+    expect(text.trimEnd()).not.toContain('\n')
+    await writeFile(first, `${JSON.stringify(JSON.parse(text), null, 2)}\n`) // as version 0.1 wrote it
+    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage') // rebuilt from the files, both formats
+    await appendFile(t, jsonl([prompt('a second request that matters', { cwd: root })]))
+    const second = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    const store = new ProjectStore(root)
+    const { index } = await store.readIndex()
+    expect(index.snapshots.map((e) => e.id)).toEqual([second.snapshot!.id, JSON.parse(text).id])
+    expect((await store.readSnapshot(JSON.parse(text).id))?.task).toBe('a request that matters')
   })
 
   it('recovers from a broken cursor, index and registry without losing the next capture', async () => {
