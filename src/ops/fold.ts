@@ -6,7 +6,7 @@ import { basename } from 'node:path'
 import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractState } from '../extract/model.js'
 import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
-import { toSnapshot } from '../snapshot/model.js'
+import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { readGitInfo } from '../store/git.js'
@@ -97,7 +97,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
       const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, tidy })
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
       try {
         await addToRegistry(
           deps.bookmarkHome,

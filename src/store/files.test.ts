@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { redactDeep } from '../redact/secrets.js'
-import { toSnapshot } from '../snapshot/model.js'
+import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { CORPUS_PRESENT, claudeFiles, extractCorpus } from '../../test/helpers/corpus.js'
 import { redactAround } from './files.js'
 
@@ -19,9 +19,10 @@ describe('redactAround', () => {
       requests: { all: base.prompts, apiKey: 'sk-live-not-a-real-one-but-a-key' },
       env: base.env,
       nested: [{ password: 'hunter2hunter2' }],
+      added: { [`keys/${TOKEN}`]: 1 },
       ['__proto__']: { id: TOKEN },
     }
-    const out = redactAround(value, base)
+    const out = redactAround(value, base, ['task', 'requests', 'nested'])
     expect(out).toEqual(redactDeep(value))
     expect(JSON.stringify(out)).not.toContain(TOKEN)
     expect(JSON.stringify(out)).not.toContain('hunter2')
@@ -44,7 +45,7 @@ describe('redactAround', () => {
         capture: { transcript: `/t/${TOKEN}.jsonl`, bytesRead: 0, lines: 0, skipped: 0, entries: 0, restarted: false, offset: 0 },
         lastAssistantMessage: `done; the key was ${TOKEN}`,
       })
-      const out = redactAround(snapshot, stored)
+      const out = redactAround(snapshot, stored, SNAPSHOT_FIELDS)
       expect(out, name).toEqual(redactDeep(snapshot))
       expect(JSON.stringify(out), name).not.toContain(TOKEN)
     }

@@ -43,12 +43,16 @@ const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && type
  * `base` (its own and those one level inside them: the records a snapshot takes from the state) are kept as
  * they are, only the rest is walked. `redactDeep` gives its own output back unchanged (the premise of
  * `known`), so the result is the same, without walking a second time what the state's redaction walked.
+ * Keys of `base`'s dictionaries and `fieldNames` (field names the caller's code wrote, holding no data) are
+ * not redacted again either: each redaction is a pass of every rule.
  */
-export function redactAround<T>(value: T, base: object): T {
+export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = []): T {
   const clean = new Set<object>()
+  const keys = new Set(fieldNames)
   for (const v of Object.values(base)) {
     if (v === null || typeof v !== 'object') continue
     clean.add(v)
+    if (isPlain(v)) for (const k of Object.keys(v)) keys.add(k)
     for (const w of Object.values(v)) if (w !== null && typeof w === 'object') clean.add(w)
   }
   // The value with each clean object replaced by a symbol (which redactDeep passes through), redacted, then filled back.
@@ -73,7 +77,7 @@ export function redactAround<T>(value: T, base: object): T {
       else fill(x)
     }
   }
-  const out = redactDeep(cut(value))
+  const out = redactDeep(cut(value), { fields: new Map(), keys, items: new Set() })
   fill(out)
   return out as T
 }

@@ -333,11 +333,11 @@ export class ProjectStore {
    * (old temp files, unlisted snapshot files): a capture in the middle of a session leaves that to the next
    * first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; tidy?: boolean } = {}): Promise<{ pruned: string[] }> {
-    const { from, tidy = true } = options
+  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[] }> {
+    const { from, fieldNames, tidy = true } = options
     const l = this.layout
     const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
-    const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from) : redactDeep(raw)
+    const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
     await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true, compact: true })
     try {
       return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)
