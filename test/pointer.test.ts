@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
+import { writeHomePointer } from '../src/narrative/pointer.js'
 
 let sb: Sandbox
 const SECRET_FILE_TEXT = 'PRIVATE-NOTES-7d1e: the launch codes'
@@ -52,6 +53,19 @@ describe('home pointer', () => {
     expect(text).toContain('This session started outside any project')
     expect(text).toContain('BETA: finish the exporter')
     expect(text).not.toContain('ALPHA')
+  })
+
+  it('is rewritten only when it says something new, not for the time alone', async () => {
+    const home = sb.env.BOOKMARK_HOME!
+    const path = join(home, 'bookmark.context.md')
+    const info = { projectRoot: join(sb.dir, 'alpha'), project: 'alpha', sessionId: 's1', branch: 'main', task: 'build the exporter' }
+    await writeHomePointer(home, info, new Date('2026-11-28T10:00:00.000Z'))
+    await writeHomePointer(home, info, new Date('2026-11-28T10:05:00.000Z'))
+    expect(await readFile(path, 'utf8')).toContain('written: 2026-11-28T10:00:00.000Z')
+    await writeHomePointer(home, { ...info, task: 'now the importer' }, new Date('2026-11-28T10:06:00.000Z'))
+    const text = await readFile(path, 'utf8')
+    expect(text).toContain('written: 2026-11-28T10:06:00.000Z')
+    expect(text).toContain('Its latest request: now the importer')
   })
 
   it('bookmark clear --project moves the pointer', async () => {

@@ -1,9 +1,11 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { capture } from '../src/ops/capture.js'
 import { runDemo } from '../src/ops/demo.js'
 import { withLock } from '../src/store/lock.js'
+import { ProjectStore, SWEEP_EVERY } from '../src/store/store.js'
 import { testDeps } from './helpers/deps.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
 
@@ -90,6 +92,53 @@ describe('store', () => {
       new Promise((r) => setTimeout(r, 10)).then(() => withLock(lock, async () => order.push('b'))),
     ])
     expect(order).toEqual(['a-start', 'a-end', 'b'])
+  })
+
+  it("sweeps what killed writes left on a session's first capture, on forced ones and on every SWEEP_EVERY-th, not on each Stop", async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('request number 0 that matters', { cwd: root })]))
+    const turn = async (i: number, trigger: 'stop' | 'manual' = 'stop') => {
+      await appendFile(t, jsonl([prompt(`request number ${i} that matters`, { cwd: root })]))
+      expect((await capture({ cwd: root, transcript: t, trigger }, deps)).written).toBe(true)
+    }
+    const old = new Date(Date.now() - 11 * 60_000)
+    const plant = async () => {
+      const paths = [join(root, '.bookmark', 'index.json.1111111111'), join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json'), join(deps.bookmarkHome, 'registry.json.2222222222')]
+      for (const p of paths) {
+        await writeFile(p, '{"version":1,"sn')
+        await utimes(p, old, old)
+      }
+      return paths
+    }
+    await turn(1) // the first capture of the session: sweeps (nothing there yet)
+    let planted = await plant()
+    for (let i = 2; i < SWEEP_EVERY; i++) await turn(i)
+    expect(planted.filter((p) => existsSync(p))).toEqual(planted) // captures 2 .. SWEEP_EVERY - 1 leave them
+    await turn(SWEEP_EVERY)
+    expect(planted.filter((p) => existsSync(p))).toEqual([])
+    planted = await plant()
+    await turn(SWEEP_EVERY + 1, 'manual')
+    expect(planted.filter((p) => existsSync(p))).toEqual([])
+  })
+
+  it('writes snapshot files on one line and still reads the indented ones earlier versions wrote', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    const first = (await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)).snapshotFile!
+    const text = await readFile(first, 'utf8')
+    expect(text.trimEnd()).not.toContain('\n')
+    await writeFile(first, `${JSON.stringify(JSON.parse(text), null, 2)}\n`) // as version 0.1 wrote it
+    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage') // rebuilt from the files, both formats
+    await appendFile(t, jsonl([prompt('a second request that matters', { cwd: root })]))
+    const second = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    const store = new ProjectStore(root)
+    const { index } = await store.readIndex()
+    expect(index.snapshots.map((e) => e.id)).toEqual([second.snapshot!.id, JSON.parse(text).id])
+    expect((await store.readSnapshot(JSON.parse(text).id))?.task).toBe('a request that matters')
   })
 
   it('recovers from a broken cursor, index and registry without losing the next capture', async () => {

@@ -20,7 +20,7 @@ export interface PointerInfo {
 
 export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, now: Date): Promise<void> {
   const home = homeLayout(bookmarkHome)
-  const { ensureDir, writeText } = await import('../store/files.js') // the writers only when writing
+  const [{ ensureDir, writeText }, { redact }] = await Promise.all([import('../store/files.js'), import('../redact/secrets.js')]) // the writers only when writing
   await ensureDir(home.dir)
   const header = renderIdentity({
     scope: 'home',
@@ -39,7 +39,16 @@ export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, 
     ...(info.task ? ['', `Its latest request: ${info.task.replace(/\s+/g, ' ').slice(0, 300)}`] : []),
     '',
   ].join('\n')
-  await writeText(home.pointer, `${header}${body}`)
+  const text = redact(`${header}${body}`)
+  // Rewritten only when it says something new: every capturing Stop asks, and mostly only the time moved.
+  const current = await readHomePointer(bookmarkHome)
+  if (current !== undefined && withoutWritten(current) === withoutWritten(text)) return
+  await writeText(home.pointer, text, { redacted: true })
+}
+
+/** A pointer's text without its `written:` line (the only one that changes when it points to the same place). */
+function withoutWritten(text: string): string {
+  return text.replace(/^written: .*\n/m, '')
 }
 
 export type PointerTarget = { ok: true; projectRoot: string; narrativePath: string } | { ok: false; reason: string }

@@ -5,12 +5,12 @@
 import { basename } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
-import { toSnapshot } from '../snapshot/model.js'
+import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { readGitInfo } from '../store/git.js'
 import { addToRegistry } from '../store/registry.js'
-import { headFor } from '../store/store.js'
+import { SWEEP_EVERY, headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
 import { cutRedacted, knownRedacted } from '../redact/secrets.js'
 import { type CaptureResult, type CaptureTarget, FORCED } from './capture.js'
@@ -51,17 +51,21 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     let lastSnapshot = previous?.lastSnapshot
     const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state, work: { files: [], prompts: [] } }
 
-    if (!happened && !messageIsNew && !FORCED.has(req.trigger)) {
+    const record = happened || messageIsNew || FORCED.has(req.trigger)
+    if (!record) {
       result.reason = lastSnapshot ? 'no new activity since the last capture' : 'nothing to record yet: no request, reply or changed file in this session'
       // Nothing read, nothing to record (a long Stop message that only looked new to capture.ts): nothing to write.
       if (previous && stats.bytesRead === 0 && !stats.restarted && stats.cursor.offset === previous.cursor.offset) {
         result.work = previous.work
         return result
       }
-    } else {
+    }
+    // Redacted once: the snapshot, the head and the state file are all built from this copy.
+    const stored = await store.redactState(state, known)
+    if (record) {
       const now = deps.now()
       const id = snapshotId(now, deps.random4())
-      const snapshot = toSnapshot(state, {
+      const snapshot = toSnapshot(stored, {
         id,
         createdAt: now.toISOString(),
         trigger: req.trigger,
@@ -79,13 +83,15 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], known)
+      const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
+      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
       try {
         await addToRegistry(
           deps.bookmarkHome,
           { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
           deps.registryCap,
           pruned,
+          tidy,
         )
       } catch (e) {
         notes.push(`registry not updated: ${(e as Error).message}`)
@@ -107,7 +113,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     }
 
     const head = headFor(
-      state,
+      stored,
       {
         sessionId: sid,
         transcript,
@@ -121,7 +127,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       `${Date.now().toString(36)}-${randomHex(4)}`,
     )
     result.work = head.work
-    await store.saveCursor(head, state, known)
+    await store.saveCursor(head, stored)
     return result
   })
 }

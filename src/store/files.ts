@@ -25,15 +25,66 @@ export interface WriteOptions {
   known?: KnownRedacted
   /**
    * The caller built the whole value from redacted parts (and its own fixed text): written as it is. Used
-   * where one redacted copy of a snapshot feeds several files.
+   * where one redacted copy of a snapshot feeds several files, and for files that grow by an entry at a
+   * time (index, trail, registry): what was read back from the store's own file was redacted when it was
+   * written (the premise of `known` too), so only the new entry is redacted.
    */
   redacted?: boolean
   /** One line instead of indented: for files only the program reads (the cursor state, hundreds of KB). */
   compact?: boolean
+  /** The value holds `around`, which redactDeep made, and is redacted around it (`redactAround`). */
+  around?: object
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+
+/**
+ * `redactDeep(value)` for a value built around parts of `base`, which `redactDeep` made: the objects of
+ * `base` (its own and those one level inside them: the records a snapshot takes from the state) are kept as
+ * they are, only the rest is walked. `redactDeep` gives its own output back unchanged (the premise of
+ * `known`), so the result is the same, without walking a second time what the state's redaction walked.
+ * Keys of `base`'s dictionaries and `fieldNames` (field names the caller's code wrote, holding no data) are
+ * not redacted again either: each redaction is a pass of every rule.
+ */
+export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = []): T {
+  const clean = new Set<object>()
+  const keys = new Set(fieldNames)
+  for (const v of Object.values(base)) {
+    if (v === null || typeof v !== 'object') continue
+    clean.add(v)
+    if (isPlain(v)) for (const k of Object.keys(v)) keys.add(k)
+    for (const w of Object.values(v)) if (w !== null && typeof w === 'object') clean.add(w)
+  }
+  // The value with each clean object replaced by a symbol (which redactDeep passes through), redacted, then filled back.
+  const holes = new Map<symbol, object>()
+  const cut = (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object') return v
+    if (clean.has(v)) {
+      const hole = Symbol('redacted')
+      holes.set(hole, v)
+      return hole
+    }
+    if (Array.isArray(v)) return v.map(cut)
+    return isPlain(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)])) : v
+  }
+  const fill = (v: unknown): void => {
+    if (v === null || typeof v !== 'object' || clean.has(v)) return
+    const items: Record<string | number, unknown> | undefined = Array.isArray(v) ? (v as unknown[] as Record<number, unknown>) : isPlain(v) ? v : undefined
+    if (!items) return
+    for (const k of Object.keys(items)) {
+      const x = items[k]
+      if (typeof x === 'symbol') items[k] = holes.get(x) ?? x
+      else fill(x)
+    }
+  }
+  const out = redactDeep(cut(value), { fields: new Map(), keys, items: new Set() })
+  fill(out)
+  return out as T
 }
 
 export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
-  await atomicWrite(path, `${JSON.stringify(options.redacted === true ? value : redactDeep(value, options.known), null, options.compact === true ? undefined : 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+  const redacted = options.redacted === true ? value : options.around !== undefined ? redactAround(value, options.around) : redactDeep(value, options.known)
+  await atomicWrite(path, `${JSON.stringify(redacted, null, options.compact === true ? undefined : 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {

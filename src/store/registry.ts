@@ -38,20 +38,23 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
   return { registry: { version: REGISTRY_VERSION, entries: [] }, ...(r.missing ? {} : { problem: r.reason }) }
 }
 
-/** Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone). */
-export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = []): Promise<void> {
+/**
+ * Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone).
+ * `tidy` (default true) also removes old temp files of killed writes from the bookmark home.
+ */
+export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
   const [{ ensureDir, writeJson }, { withLock }, { sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
-  await sweepTemps(home.dir)
+  if (tidy) await sweepTemps(home.dir)
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)
     const gone = new Set(pruned)
     const rest = registry.entries.filter((e) => !(e.project === entry.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
-    const { knownRedacted } = await import('../redact/secrets.js')
-    const known = knownRedacted(registry) // up to 500 entries, redacted when written: only the new one is redacted
-    const entries = [entry, ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
-    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { known })
+    // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
+    const { redactDeep } = await import('../redact/secrets.js')
+    const entries = [redactDeep(entry), ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
+    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
   })
 }

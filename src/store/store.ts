@@ -28,6 +28,8 @@ const renderers = (): Promise<typeof import('../snapshot/render.js')> => import(
 
 export const TRAILS_VERSION = 1
 export const DEFAULT_INDEX_CAP = 50
+/** A session's captures sweep what killed processes left on their first, forced and every this-many-th capture. */
+export const SWEEP_EVERY = 16
 const TRAIL_CAP_PER_FILE = 20
 const TRAIL_CAP_FILES = 1_000
 /** A snapshot file not in the index for this long was left by a killed capture. */
@@ -93,6 +95,20 @@ export class ProjectStore extends StoreReader {
     super(root)
   }
 
+  /** States this store redacted for storage (`redactState`): written, and built on, as they are. */
+  private readonly redactedStates = new WeakSet<ExtractState>()
+
+  /**
+   * The session's state as it is stored: redacted once per capture (`known`: what the stored state held,
+   * not redacted again). Build the snapshot and the head from it: `saveSnapshot` then redacts only what the
+   * snapshot adds around it, and `saveCursor` writes it as it is.
+   */
+  async redactState(state: ExtractState, known?: KnownRedacted): Promise<ExtractState> {
+    const { redactDeep } = await import('../redact/secrets.js')
+    const redacted = redactDeep(state, known)
+    this.redactedStates.add(redacted)
+    return redacted
+  }
 
   async ensure(): Promise<void> {
     await this.guard()
@@ -113,10 +129,14 @@ export class ProjectStore extends StoreReader {
     return { state: r.value.state }
   }
 
-  /** The state first, then the head that names it: a crash in between leaves a head whose state does not match (read again). */
+  /**
+   * The state first, then the head that names it: a crash in between leaves a head whose state does not
+   * match (read again). A state from `redactState` is written as it is.
+   */
   async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
     const { writeJson } = await writers()
-    await writeJson(cursorStatePath(this.layout, head.sessionId), { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state } satisfies StateFile, { known, compact: true })
+    const file: StateFile = { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state }
+    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(this.redactedStates.has(state) ? { around: { state } } : { known }) })
     await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
   }
 
@@ -168,16 +188,20 @@ export class ProjectStore extends StoreReader {
 
   /**
    * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
-   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once (`known`: what the
-   * session's stored state already held) and that copy feeds all four files.
+   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once and that copy feeds all
+   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that
+   * state is redacted; else all of it. `tidy` (default true) also removes what killed processes left
+   * (old temp files, unlisted snapshot files): a capture in the middle of a session leaves that to the next
+   * first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], known?: KnownRedacted): Promise<{ pruned: string[] }> {
+  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[] }> {
+    const { from, fieldNames, tidy = true } = options
     const l = this.layout
-    const [{ writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
-    const snapshot = redactDeep(raw, known)
-    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true })
+    const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
+    const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
+    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true, compact: true })
     try {
-      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)))
+      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)
     } catch (e) {
       // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
       // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
@@ -187,28 +211,29 @@ export class ProjectStore extends StoreReader {
     }
   }
 
-  private async indexSnapshot(snapshot: Snapshot, touched: string[]): Promise<{ pruned: string[] }> {
+  private async indexSnapshot(snapshot: Snapshot, touched: string[], tidy: boolean): Promise<{ pruned: string[] }> {
     const l = this.layout
-    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js')])
+    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }, { redactDeep }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js'), import('../redact/secrets.js')])
     return withLock(l.lock, async () => {
       const read = await this.readIndex()
       // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
       const index = read.problem !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
       const others = index.snapshots.filter((e) => e.id !== snapshot.id && isSnapshotId(e.id))
-      const all = [indexEntry(snapshot), ...others].sort((a, b) => compareText(b.id, a.id))
+      // The other entries were redacted when index.json was written: only the new one is (files.ts, `redacted`).
+      const all = [redactDeep(indexEntry(snapshot)), ...others].sort((a, b) => compareText(b.id, a.id))
       // The index only lists snapshot files that exist.
       const present = await this.existing(all.map((e) => e.id))
       const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
       const kept = listed.slice(0, this.indexCap)
       const pruned = listed.slice(this.indexCap).map((e) => e.id)
-      // The index and the trail grow with the project's history: what they held was redacted when written.
-      const { knownRedacted } = await import('../redact/secrets.js')
-      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { known: knownRedacted(index) })
+      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true })
       if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
       await this.updateTrails(snapshot, touched)
       for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
-      await this.removeOrphans(new Set(kept.map((e) => e.id)))
-      for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
+      if (tidy) {
+        await this.removeOrphans(new Set(kept.map((e) => e.id)))
+        for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
+      }
       return { pruned }
     })
   }
@@ -278,15 +303,13 @@ export class ProjectStore extends StoreReader {
   private async updateTrails(snapshot: Snapshot, touched: string[]): Promise<void> {
     if (touched.length === 0) return
     const l = this.layout
-    const [{ writeJson, writeText }, { renderTrails }] = await Promise.all([writers(), renderers()])
+    const [{ writeJson, writeText }, { renderTrails }, { redactDeep }] = await Promise.all([writers(), renderers(), import('../redact/secrets.js')])
     const r = await readJson(l.trailsJson, isTrails)
-    const { knownRedacted } = await import('../redact/secrets.js')
-    const known = r.ok ? knownRedacted(r.value) : undefined
     const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
       const f = byPath.get(path)
-      const entry: TrailEntry = {
+      const entry: TrailEntry = redactDeep({
         ts: f?.lastTs ?? snapshot.createdAt,
         snapshot: snapshot.id,
         session: snapshot.session.id,
@@ -294,7 +317,7 @@ export class ProjectStore extends StoreReader {
         added: f?.added ?? 0,
         removed: f?.removed ?? 0,
         hints: f?.hints ?? [],
-      }
+      })
       // One line per session and file, updated as the session goes on; newest first.
       const list = (trails.files[path] ?? []).filter((e) => e.session !== snapshot.session.id)
       trails.files[path] = [entry, ...list].slice(0, TRAIL_CAP_PER_FILE)
@@ -304,8 +327,9 @@ export class ProjectStore extends StoreReader {
       const oldest = paths.sort((a, b) => compareText(trails.files[a]?.[0]?.ts ?? '', trails.files[b]?.[0]?.ts ?? ''))
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
-    await writeJson(l.trailsJson, trails, { known })
-    // Rendered from the trail just redacted (old entries as stored, new ones from the redacted snapshot).
+    // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted.
+    await writeJson(l.trailsJson, trails, { redacted: true })
+    // Rendered from the trail just written.
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
   }
 }

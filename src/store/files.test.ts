@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { redactDeep } from '../redact/secrets.js'
+import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
+import { CORPUS_PRESENT, claudeFiles, extractCorpus } from '../../test/helpers/corpus.js'
+import { redactAround } from './files.js'
+
+const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+
+describe('redactAround', () => {
+  it('redacts what a value adds around a redacted base, keeps the base objects as they are, and equals redactDeep', () => {
+    const base = redactDeep({
+      files: { [`notes/${TOKEN}.txt`]: { path: `notes/${TOKEN}.txt`, hints: [`+token ${TOKEN}`] } },
+      prompts: [{ text: `push with ${TOKEN}` }],
+      env: { GITHUB_TOKEN: 'plainvalue123' },
+    })
+    const value = {
+      task: `use ${TOKEN}`,
+      files: Object.values(base.files),
+      requests: { all: base.prompts, apiKey: 'sk-live-not-a-real-one-but-a-key' },
+      env: base.env,
+      nested: [{ password: 'hunter2hunter2' }],
+      added: { [`keys/${TOKEN}`]: 1 },
+      ['__proto__']: { id: TOKEN },
+    }
+    const out = redactAround(value, base, ['task', 'requests', 'nested'])
+    expect(out).toEqual(redactDeep(value))
+    expect(JSON.stringify(out)).not.toContain(TOKEN)
+    expect(JSON.stringify(out)).not.toContain('hunter2')
+    expect(out.files[0]).toBe(Object.values(base.files)[0])
+    expect(out.requests.all).toBe(base.prompts)
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+  })
+
+  it.skipIf(!CORPUS_PRESENT)('gives what redactDeep gives for a snapshot of every corpus session built on its redacted state', async () => {
+    for (const name of claudeFiles()) {
+      const { state, root } = await extractCorpus(name)
+      const stored = redactDeep(state)
+      const snapshot = toSnapshot(stored, {
+        id: 'SNAP_20261128_100000_000_abcd',
+        createdAt: '2026-11-28T10:00:00.000Z',
+        trigger: 'stop',
+        projectRoot: root,
+        projectName: 'proj',
+        sessionId: 's',
+        capture: { transcript: `/t/${TOKEN}.jsonl`, bytesRead: 0, lines: 0, skipped: 0, entries: 0, restarted: false, offset: 0 },
+        lastAssistantMessage: `done; the key was ${TOKEN}`,
+      })
+      const out = redactAround(snapshot, stored, SNAPSHOT_FIELDS)
+      expect(out, name).toEqual(redactDeep(snapshot))
+      expect(JSON.stringify(out), name).not.toContain(TOKEN)
+    }
+  })
+})
