@@ -34,6 +34,6 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
     latestPath: projectLayout(result.projectRoot).latest,
   })
   await store.writeCompactResume(result.sessionId, text)
-  if (result.written) await prepareRestore(ctx, result.projectRoot).catch(() => undefined)
+  if (result.written) await prepareRestore(ctx, result.projectRoot, result.snapshot).catch(() => undefined)
   return undefined
 }

@@ -66,10 +66,12 @@ export async function usableNarrative(root: string, ctx: HookContext, validity?:
   return { input, warnings: [] }
 }
 
-async function latestSnapshot(store: StoreReader, sessionId?: string): Promise<Snapshot | undefined> {
+/** `known`: a snapshot in hand as it was stored (the capture's own): used instead of reading it again when it is the one. */
+async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Snapshot): Promise<Snapshot | undefined> {
   const { index } = await store.readIndex()
   const entry = sessionId ? index.snapshots.find((e) => e.sessionId === sessionId) : index.snapshots[0]
-  return entry ? store.readSnapshot(entry.id) : undefined
+  if (!entry) return undefined
+  return entry.id === known?.id ? known : store.readSnapshot(entry.id)
 }
 
 export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
@@ -82,11 +84,11 @@ export async function restoreHook(ctx: HookContext): Promise<unknown | undefined
  * Prepares the startup restore of `root` for the next SessionStart (prepared.ts): called by the Stop that
  * wrote a snapshot. The key is taken before the answer is made, so a file changed meanwhile makes it miss.
  */
-export async function prepareRestore(ctx: HookContext, root: string): Promise<void> {
+export async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot): Promise<void> {
   const { config } = ctx.cfg.resolved
   const key = await restoreKey(root, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
-  const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity)
+  const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity, written)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(root, PREPARED_RESTORE) // an answer that changes with time: computed each time
   const final = text === undefined ? null : withinBudget(redact(text), config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
@@ -123,11 +125,11 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
   }
 }
 
-async function restoreStartup(ctx: HookContext, root: string, lead: string[], validity?: Validity): Promise<string | undefined> {
+async function restoreStartup(ctx: HookContext, root: string, lead: string[], validity?: Validity, written?: Snapshot): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const store = new StoreReader(root)
   const narrative = await usableNarrative(root, ctx, validity)
-  const snapshot = await latestSnapshot(store)
+  const snapshot = await latestSnapshot(store, undefined, written)
   const layout = projectLayout(root)
   const warnings = [...lead, ...narrative.warnings]
   let usableSnapshot = snapshot

@@ -36,6 +36,7 @@ export interface CaptureResult {
   written: boolean
   /** Why nothing was written, or what was. */
   reason: string
+  /** The snapshot written, as stored (redacted). */
   snapshot?: Snapshot
   snapshotFile?: string
   stats: ReadStats

@@ -84,7 +84,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
       const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
-      const { pruned } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
+      const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
       try {
         await addToRegistry(
           deps.bookmarkHome,
@@ -107,7 +107,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       }
       lastSnapshot = id
       result.written = true
-      result.snapshot = snapshot
+      result.snapshot = written // as stored: redacted
       result.snapshotFile = snapshotPath(store.layout, id)
       result.reason = `snapshot ${id} written`
     }

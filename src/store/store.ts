@@ -194,14 +194,15 @@ export class ProjectStore extends StoreReader {
    * (old temp files, unlisted snapshot files): a capture in the middle of a session leaves that to the next
    * first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[] }> {
+  /** Writes the snapshot redacted, indexes it; gives back what was written and the snapshots the index cap dropped. */
+  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[]; snapshot: Snapshot }> {
     const { from, fieldNames, tidy = true } = options
     const l = this.layout
     const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
     const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
     await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true, compact: true })
     try {
-      return await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)
+      return { ...(await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)), snapshot }
     } catch (e) {
       // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
       // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
