@@ -379,11 +379,12 @@ function run(ctx, m, skipped) {
     fillRegistry(w.env.BOOKMARK_HOME, s.projects, join(w.dir, 'other-projects'))
   }
 
-  // The model writes the handoff during a turn, and the Stop that ends the turn captures it and prepares the
-  // next startup restore (src/hooks/prepared.ts): one such turn on the small session, as in a real one.
-  const handoffTurn = newTurn(ctx.turn, { sessionId: small.sessionId, projectDir: small.project, parentUuid: genSmall.lastUuid })
+  // The model writes the handoff at the end of a turn, and the Stop that ends the turn captures it and prepares
+  // the next startup restore (src/hooks/prepared.ts): one such turn on the small session, as in a real one.
+  const handoffTurn = newTurn(ctx.turn, { sessionId: small.sessionId, projectDir: small.project, parentUuid: genSmall.lastUuid, at: Date.now() - 5_000 }) // its four lines a second apart, before the handoff
   appendFileSync(small.transcript, handoffTurn.text)
   genSmall.lastUuid = handoffTurn.lastUuid
+  writeNarrative(small.project, { sessionId: small.sessionId, branch: small.branch, head: small.head })
   const turnPayload = join(small.dir, 'payload-handoff-turn.json')
   writeFileSync(turnPayload, JSON.stringify(stopPayload(small, handoffTurn.lastAssistantText)))
   checkHookRun('stop (the turn that wrote the handoff)', 'stop', runShell(nodeCommand([s.bin, 'stop'], { stdin: turnPayload }), { env: { ...small.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: small.project }))
