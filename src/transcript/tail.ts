@@ -20,15 +20,17 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
     for (;;) {
       const start = size - window
       const buf = Buffer.allocUnsafe(window)
-      const data = buf.subarray(0, (await fh.read(buf, 0, window, start)).bytesRead)
-      // Lines from the last one back, found and tested as bytes: only a line that names "usage" is decoded.
-      for (let end = data.length; end > 0; ) {
-        const nl = data.lastIndexOf(0x0a, end - 1)
+      // Decoded once, then searched as a string (a window that starts inside a character spoils only its first
+      // line, which is never read unless it is the file's first): fewer buffer calls, each compiled on first
+      // use in a hook process, than finding the lines as bytes.
+      const text = buf.toString('utf8', 0, (await fh.read(buf, 0, window, start)).bytesRead)
+      for (let end = text.length; end > 0; ) {
+        const nl = text.lastIndexOf('\n', end - 1)
         if (nl < 0 && start > 0) break // the first piece may be the middle of a line
-        const line = data.subarray(nl + 1, end)
+        const line = text.slice(nl + 1, end)
         end = nl
-        if (line.indexOf(USAGE) === -1) continue
-        const usage = usageOf(line.toString('utf8'))
+        if (!line.includes('"usage"')) continue
+        const usage = usageOf(line)
         if (usage) return usage
       }
       if (window >= size || window >= maxBytes) return undefined
@@ -38,8 +40,6 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
     await fh.close()
   }
 }
-
-const USAGE = Buffer.from('"usage"')
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
