@@ -2,11 +2,11 @@
  * The four hook commands, spawned from the built CLI with real payloads on stdin (the shapes Claude Code
  * 2.1.332 sends): exit code, the exact stdout JSON (or its absence), and the files written.
  */
-import { spawn, execFileSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
 let sb: Sandbox
@@ -35,10 +35,7 @@ const narrativeBody = (header: string) =>
 
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(project, { recursive: true })
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
+  project = await gitRepo(join(sb.dir, 'proj'))
   transcript = join(sb.dir, `${SID}.jsonl`)
   await writeFile(
     transcript,

@@ -4,10 +4,10 @@
  * To tell a prepared answer from a computed one, the tests mark the prepared text.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
 let sb: Sandbox
@@ -52,10 +52,7 @@ async function mark(): Promise<void> {
 
 beforeEach(async () => {
   sb = await sandbox()
-  project = join(sb.dir, 'proj')
-  await mkdir(project, { recursive: true })
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
+  project = await gitRepo(join(sb.dir, 'proj'))
   transcript = join(sb.dir, `${SID}.jsonl`)
   await writeFile(transcript, jsonl([prompt('add a CSV export to the notes command', { cwd: project }), call('w1', 'Write', { file_path: join(project, 'src/export.ts'), content: 'x\n' }, { type: 'create' }, { cwd: project })]))
   await capturedTurn()

@@ -1,5 +1,5 @@
 /** Spawns the built CLI with a private HOME, CLAUDE_CONFIG_DIR and bookmark home. */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -53,5 +53,13 @@ export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: str
 export async function gitProject(sb: Sandbox, name = 'proj'): Promise<string> {
   const project = join(sb.dir, name)
   await mkdir(join(project, '.git'), { recursive: true })
+  return project
+}
+
+/** A real git repository in `project` (created if need be): branch main, one empty commit. */
+export async function gitRepo(project: string): Promise<string> {
+  await mkdir(project, { recursive: true })
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
   return project
 }
