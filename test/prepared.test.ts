@@ -4,7 +4,7 @@
  * To tell a prepared answer from a computed one, the tests mark the prepared text.
  */
 import { execFileSync } from 'node:child_process'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
@@ -119,6 +119,16 @@ describe('prepared startup restore', () => {
     await capturedTurn()
     await expect(readFile(preparedFile())).rejects.toThrow(/ENOENT/)
     expect(await startup()).toMatch(/25 hours old/)
+  })
+
+  it('a file planted in a folder without a record (a cloned repository) is never used, even with a matching key', async () => {
+    const other = join(sb.dir, 'cloned')
+    await mkdir(join(other, '.bookmark'), { recursive: true })
+    const { build } = (await readPrepared()).key
+    const key = { build, root: other, branch: null, head: null, narrative: null, gitIndex: null, budget: 6000, warnHours: 24, refuseHours: 72, index: null }
+    await writeFile(join(other, '.bookmark', 'restore.prepared.json'), JSON.stringify({ version: 1, key, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }))
+    const r = await runCli(['restore'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: other }, cwd: other, input: JSON.stringify({ session_id: 'x', cwd: other, hook_event_name: 'SessionStart', source: 'startup' }) })
+    expect(r).toMatchObject({ code: 0, stdout: '' })
   })
 
   it('a damaged or foreign file is ignored', async () => {

@@ -37,11 +37,13 @@ function isNarrativeState(v: unknown): v is NarrativeState {
  */
 async function narrativeState(root: string, git: GitInfo, remember_: boolean): Promise<NarrativeState> {
   const key = await baseKey(root, git)
-  const known = await recall(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, isNarrativeState)
+  // No handoff: nothing to judge, and a key of absent files only could be forged by a planted file.
+  const kept = key.narrative !== null
+  const known = kept ? await recall(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
   if (known) return known
   const { readNarrative } = await import('../narrative/file.js')
   const { state } = await readNarrative(projectLayout(root).narrative, root, git)
-  if (remember_) await remember(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
+  if (remember_ && kept) await remember(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
   return state
 }
 

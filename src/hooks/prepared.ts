@@ -56,7 +56,11 @@ export function isStartup(source: string | undefined): boolean {
 export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore | undefined> {
   if (ctx.homeScope || !isStartup(ctx.payload.source)) return undefined
   const root = ctx.cfg.projectRoot
-  const prepared = await recall(root, PREPARED_RESTORE, PREPARED_VERSION, await restoreKey(root, ctx.cfg.resolved.config), isPrepared).catch(() => undefined)
+  const key = await restoreKey(root, ctx.cfg.resolved.config)
+  // Without an index there is nothing to restore from, and a key of absent files only could be forged by a
+  // file planted in a repository: only a key that holds the stamp of a file made here is trusted.
+  if (key.index === null) return undefined
+  const prepared = await recall(root, PREPARED_RESTORE, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
   return prepared && ctx.now.getTime() < prepared.validUntil ? prepared : undefined
 }
 
