@@ -4,12 +4,12 @@
  * payload arrives whole however the host's socket delivers it.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { HOOKS } from '../src/hooks/names.js'
-import { type Sandbox, BIN, gitProject, runCli, sandbox } from './helpers/cli.js'
+import { type Sandbox, BIN, gitProject, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
@@ -85,10 +85,8 @@ describe('bundles', () => {
 
   it('a split git index (git itself is asked whether the handoff is tracked) works inside a hook', async () => {
     await rm(join(project, '.git'), { recursive: true })
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: project })
-    git('init', '-q')
-    git('commit', '-q', '--allow-empty', '-m', 'one')
-    git('update-index', '--split-index')
+    await gitRepo(project)
+    execFileSync('git', ['update-index', '--split-index'], { cwd: project })
     const r = await stop({ last_assistant_message: 'Added src/parse.ts.' })
     expect(r.stderr).toBe('')
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), '<!-- BOOKMARK_IDENTITY\nscope: repo\n-->\n# Handoff\n\n## Task\nx\n')
@@ -101,6 +99,19 @@ describe('bundles', () => {
 
 describe('code cache', () => {
   const cacheDir = (): string => join(sb.env.BOOKMARK_HOME!, 'cache')
+
+  it('temp files a killed hook left in it are swept by a later tidy capture once 10 minutes old', async () => {
+    expect((await stop()).code).toBe(0)
+    const old = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4242.0123abcd.tmp')
+    const young = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4343.0123abcd.tmp')
+    for (const f of [old, young]) writeFileSync(f, 'partial')
+    const aged = (Date.now() - 11 * 60_000) / 1000
+    utimesSync(old, aged, aged)
+    const r = await runCli(['snapshot', '--transcript', transcript, '--cwd', project, '--json'], { env: sb.env, cwd: project })
+    expect(r.code, r.stderr).toBe(0)
+    expect(existsSync(old)).toBe(false)
+    expect(existsSync(young)).toBe(true)
+  })
 
   it('is written once, privately, then reused', async () => {
     expect((await stop()).code).toBe(0)

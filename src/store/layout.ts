@@ -67,6 +67,8 @@ export interface HomeLayout {
   /** The home pointer: which project's narrative a session outside any project restores. */
   pointer: string
   errorsLog: string
+  /** V8 code cache of the hook bundles (bin/bookmark.js writes it; the same `cache` name is spelled there). */
+  cache: string
 }
 
 export function homeLayout(bookmarkHome: string): HomeLayout {
@@ -76,6 +78,7 @@ export function homeLayout(bookmarkHome: string): HomeLayout {
     lock: join(bookmarkHome, 'registry.lock'),
     pointer: join(bookmarkHome, 'bookmark.context.md'),
     errorsLog: join(bookmarkHome, 'errors.log'),
+    cache: join(bookmarkHome, 'cache'),
   }
 }
 

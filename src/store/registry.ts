@@ -47,7 +47,10 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
   // Loaded here: reading the registry (restore, list) needs none of the writers.
   const [{ ensureDir, writeJson }, { withLock }, { sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
-  if (tidy) await sweepTemps(home.dir)
+  if (tidy) {
+    await sweepTemps(home.dir)
+    await sweepTemps(home.cache) // a hook killed while it wrote its code cache at exit
+  }
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)
     const gone = new Set(pruned)
