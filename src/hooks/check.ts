@@ -36,7 +36,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     const { capture } = await import('../ops/capture.js')
     const result = await capture({ cwd: ctx.cwd, projectRoot: ctx.cfg.projectRoot, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
-    if (result.written) await (await import('./restore.js')).prepareRestore(ctx, ctx.cfg.projectRoot, result.snapshot).catch(() => undefined)
+    if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result)
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 

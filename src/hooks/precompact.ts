@@ -6,7 +6,7 @@ import { capture } from '../ops/capture.js'
 import { renderCompactResume } from '../restore/render.js'
 import { projectLayout } from '../store/layout.js'
 import { ProjectStore } from '../store/store.js'
-import { prepareRestore, usableNarrative } from './restore.js'
+import { prepareAfterCapture, usableNarrative } from './restore.js'
 import type { HookContext } from './run.js'
 
 export async function precompactHook(ctx: HookContext): Promise<undefined> {
@@ -34,6 +34,6 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
     latestPath: projectLayout(result.projectRoot).latest,
   })
   await store.writeCompactResume(result.sessionId, text)
-  if (result.written) await prepareRestore(ctx, result.projectRoot, result.snapshot).catch(() => undefined)
+  await prepareAfterCapture(ctx, result)
   return undefined
 }

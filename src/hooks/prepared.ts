@@ -23,14 +23,14 @@ import type { HookContext } from './run.js'
 
 export const PREPARED_VERSION = 1
 
-export interface PreparedKey extends BaseKey {
+interface PreparedKey extends BaseKey {
   budget: number
   warnHours: number
   refuseHours: number
   index: Stamp
 }
 
-export interface PreparedRestore {
+interface PreparedRestore {
   /** Epoch ms from which the answer may read differently (an age verdict changes). */
   validUntil: number
   /** What the restore prints as additionalContext; null when it prints nothing. */
@@ -48,7 +48,7 @@ function isPrepared(v: unknown): v is PreparedRestore {
 }
 
 /** A SessionStart that shows the startup restore: not a compaction, a resume or a fork. */
-export function isStartup(source: string | undefined): boolean {
+function isStartup(source: string | undefined): boolean {
   return source !== 'compact' && source !== 'resume' && source !== 'fork'
 }
 

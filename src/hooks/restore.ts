@@ -18,6 +18,7 @@ import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
 import { forget, remember } from './remembered.js'
 import { PREPARED_RESTORE } from '../store/layout.js'
+import type { CaptureResult } from '../ops/capture.js'
 import type { HookContext } from './run.js'
 
 export interface UsableNarrative {
@@ -28,7 +29,7 @@ export interface UsableNarrative {
 }
 
 /** Until when an answer stays the same: the first moment one of its age verdicts changes (prepared.ts). */
-export interface Validity {
+interface Validity {
   untilMs: number
 }
 
@@ -81,10 +82,19 @@ export async function restoreHook(ctx: HookContext): Promise<unknown | undefined
 }
 
 /**
- * Prepares the startup restore of `root` for the next SessionStart (prepared.ts): called by the Stop that
- * wrote a snapshot. The key is taken before the answer is made, so a file changed meanwhile makes it miss.
+ * After a hook's capture (Stop, check's interval snapshot, PreCompact): a new snapshot changes what the next
+ * session is told, so its answer is prepared now (prepared.ts). Never fails the hook: without a prepared
+ * answer the restore computes it.
  */
-export async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot): Promise<void> {
+export async function prepareAfterCapture(ctx: HookContext, result: Pick<CaptureResult, 'written' | 'projectRoot' | 'snapshot'>): Promise<void> {
+  if (result.written) await prepareRestore(ctx, result.projectRoot, result.snapshot).catch(() => undefined)
+}
+
+/**
+ * Prepares the startup restore of `root` for the next SessionStart. The key is taken before the answer is
+ * made, so a file changed meanwhile makes it miss.
+ */
+async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot): Promise<void> {
   const { config } = ctx.cfg.resolved
   const key = await restoreKey(root, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }

@@ -24,8 +24,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     },
     ctx.deps,
   )
-  // A new snapshot changes what the next session is told: prepare that answer now (prepared.ts; check and precompact do the same).
-  if (result.written) await (await import('./restore.js')).prepareRestore(ctx, result.projectRoot, result.snapshot).catch(() => undefined)
+  if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result) // the restore code loads only then
   const hooks = await new StoreReader(result.projectRoot).readSessionHooks(result.sessionId)
   const view = await viewNarrative(result.projectRoot, result.work, hooks, config, ctx.now, result.written)
   const decision = decideStop({
