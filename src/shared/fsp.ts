@@ -9,7 +9,6 @@
  * these calls take microseconds; the long-lived MCP server answers one request at a time anyway.
  */
 import {
-  type Dirent,
   type MakeDirectoryOptions,
   type RmOptions,
   type Stats,
@@ -48,15 +47,6 @@ export const statOrNone = (path: string): Promise<Stats | undefined> => now(() =
 export const lstatOrNone = (path: string): Promise<Stats | undefined> => now(() => lstatSync(path, { throwIfNoEntry: false }))
 export const lstat = (path: string): Promise<Stats> => now(() => lstatSync(path))
 export const readdir = (path: string): Promise<string[]> => now(() => readdirSync(path))
-/** The entries of a folder with their kinds (not following links); none when it cannot be listed. */
-export const direntsOf = (path: string): Promise<Dirent[]> =>
-  now(() => {
-    try {
-      return readdirSync(path, { withFileTypes: true })
-    } catch {
-      return []
-    }
-  })
 export const unlink = (path: string): Promise<void> => now(() => unlinkSync(path))
 export const rename = (from: string, to: string): Promise<void> => now(() => renameSync(from, to))
 export const realpath = (path: string): Promise<string> => now(() => realpathSync(path))
