@@ -77,6 +77,18 @@ describe('bundles', () => {
     }
   })
 
+  it('a hook entry loads no chunk file as it starts: the chunks it always needs are inside it (scripts/bundle.mjs)', () => {
+    for (const h of HOOKS) {
+      const text = readFileSync(join(DIST, `hook-${h.name}.cjs`), 'utf8')
+      expect(text, h.name).not.toMatch(/^const \w+ = require\("\.\//m)
+      // The entry's own code keeps its source map: the line that starts the hook maps to its source.
+      const map = JSON.parse(readFileSync(join(DIST, `hook-${h.name}.cjs.map`), 'utf8')) as { sources: string[]; mappings: string }
+      const line = text.split('\n').findIndex((l) => l.startsWith('async function runInstalledHook('))
+      expect(line, h.name).toBeGreaterThan(0)
+      expect(map.sources[sourceAt(map.mappings, line)], h.name).toMatch(/src\/cli\/hook-main\.ts$/)
+    }
+  })
+
   it('no file of a hook build calls import(): bin/bookmark.js compiles them as plain scripts, where import() throws', () => {
     const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs') && (/^hook-/.test(f) || HOOKS.some((h) => f.startsWith(`${h.name}.`))))
     expect(files.length).toBeGreaterThan(8)
@@ -258,3 +270,30 @@ describe('the payload on a socket', () => {
     expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toContain('Add a parser for the config file')
   })
 })
+
+/** The source index of the first mapping on generated line `line` (0-based) of a source map's `mappings`. */
+function sourceAt(mappings: string, line: number): number {
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  let source = 0
+  const lines = mappings.split(';')
+  for (let l = 0; l <= line; l++) {
+    for (const segment of lines[l]!.split(',').filter(Boolean)) {
+      const values: number[] = []
+      let value = 0
+      let shift = 0
+      for (const ch of segment) {
+        const digit = B64.indexOf(ch)
+        value += (digit & 31) << shift
+        if (digit & 32) shift += 5
+        else {
+          values.push(value & 1 ? -(value >>> 1) : value >>> 1)
+          value = 0
+          shift = 0
+        }
+      }
+      if (values.length > 1) source += values[1]!
+      if (l === line) return source
+    }
+  }
+  return -1
+}
