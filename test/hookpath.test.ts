@@ -191,6 +191,38 @@ describe('a capture with nothing new', () => {
     expect(JSON.parse(snap.stdout)).toMatchObject({ written: false, reason: 'no new activity since the last capture', stats: { bytesRead: 0 } })
   })
 
+  it('is told from the transcript’s stamp alone while the file is untouched; a file rewritten to the same length is read again', async () => {
+    expect((await stop()).code).toBe(0)
+    const headPath = join(project, '.bookmark', 'cursors', 'S1.json')
+    const head = JSON.parse(await readFile(headPath, 'utf8'))
+    const s = statSync(transcript)
+    expect(head.transcriptStamp).toEqual([s.size, s.mtimeMs, s.ctimeMs, s.ino])
+    expect(head.cursor.offset).toBe(s.size)
+    // The bytes kept in the cursor are not read while the stamp holds: spoiled, they change nothing.
+    await writeFile(headPath, JSON.stringify({ ...head, cursor: { ...head.cursor, tail: '00'.repeat(head.cursor.tail.length / 2) } }))
+    const before = storeFiles()
+    expect(await stop({ last_assistant_message: 'Added src/parse.ts.' })).toMatchObject({ code: 0, stdout: '' })
+    expect(storeFiles()).toEqual(before)
+    // Rewritten in place to the same length: the stamp differs, the bytes are compared, and the capture reads it all again.
+    await writeFile(headPath, JSON.stringify(head))
+    const bytes = readFileSync(transcript)
+    let at = bytes.length - 2 // a digit near the end (of a uuid or a time)
+    while (at > 0 && !(bytes[at]! >= 0x30 && bytes[at]! <= 0x39)) at--
+    expect(at).toBeGreaterThan(bytes.length - 64)
+    bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30
+    await writeFile(transcript, bytes)
+    expect(statSync(transcript).size).toBe(s.size)
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    expect(JSON.parse(r.stdout)).toMatchObject({ written: true, stats: { restarted: true, bytesRead: s.size } })
+    // Appended to after the read (the stamp is taken right after it): no stamp is kept for a file longer than the cursor.
+    await writeFile(headPath, JSON.stringify({ ...head, transcriptStamp: undefined }))
+    await appendFile(transcript, jsonl([prompt('And a writer')]))
+    expect((await stop()).code).toBe(0)
+    const grown = JSON.parse(await readFile(headPath, 'utf8'))
+    const now = statSync(transcript)
+    expect(grown.transcriptStamp).toEqual([now.size, now.mtimeMs, now.ctimeMs, now.ino])
+  })
+
   it('a new Stop message, a grown transcript, or a state of another capture means a real capture', async () => {
     expect((await stop()).code).toBe(0)
     const snapshots = (): number => readdirSync(join(project, '.bookmark', 'snapshots')).length

@@ -18,7 +18,8 @@ import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
 import { readGitInfo } from '../store/git.js'
 import { PREPARED_RESTORE, projectLayout } from '../store/layout.js'
-import { type BaseKey, type Stamp, baseKey, fileStamp, recall } from './remembered.js'
+import { type Stamp, fileStamp } from '../store/fs.js'
+import { type BaseKey, baseKey, recall } from './remembered.js'
 import type { HookContext } from './run.js'
 
 export const PREPARED_VERSION = 1

@@ -6,10 +6,10 @@
  * written only by hooks that capture, never by one that found nothing new, and read only from a store
  * that passes the symlink guard.
  */
-import type { Stats } from 'node:fs'
 import { join } from 'node:path'
-import { lstatOrNone, rm } from '../shared/fsp.js'
+import { rm } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
+import { type Stamp, fileStamp } from '../store/fs.js'
 import { type GitInfo, gitIndexFile } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
@@ -18,15 +18,6 @@ import { StoreReader } from '../store/reader.js'
 // Set by scripts/bundle.mjs to a hash of the sources: an answer made by other code is never used.
 declare const __BOOKMARK_BUILD__: string | undefined
 const BUILD = typeof __BOOKMARK_BUILD__ === 'string' ? __BOOKMARK_BUILD__ : 'source'
-
-/** size, mtime, ctime and inode of a file; null when it does not exist. */
-export type Stamp = [number, number, number, number] | null
-
-const stampOf = (s: Stats | undefined): Stamp => (s ? [s.size, s.mtimeMs, s.ctimeMs, s.ino] : null)
-
-export async function fileStamp(path: string): Promise<Stamp> {
-  return stampOf(await lstatOrNone(path))
-}
 
 /** What every key holds: the build, the project, its git state, the handoff and git's index (which says whether git tracks it). */
 export interface BaseKey {

@@ -3,15 +3,16 @@
  * session's extraction state, and write a snapshot when something happened.
  *
  * Most calls find nothing new (a Stop right after a capture, a hook that fires twice): that is told from
- * the small cursor head and two 64-byte reads of the transcript, without loading the extraction code or
- * the state (fold.ts). The read itself costs what the transcript gained, never its whole size.
+ * the small cursor head and the transcript's stat (or, when the file was touched without growing, two
+ * 64-byte reads of it), without loading the extraction code or the state (fold.ts). The read itself costs what the transcript gained, never its whole size.
  */
+import type { Stats } from 'node:fs'
 import { type FileHandle, open, stat } from '../shared/fsp.js'
 import { basename, resolve } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import type { WorkClock } from '../narrative/freshness.js'
 import type { Snapshot, Trigger } from '../snapshot/model.js'
-import { isDirectory } from '../store/fs.js'
+import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../store/project.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
 import type { ProjectStore } from '../store/store.js'
@@ -80,9 +81,10 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     if (found.note) notes.push(found.note)
   }
   transcript = resolve(cwd, transcript)
+  let file: Stats
   try {
-    const s = await stat(transcript)
-    if (!s.isFile()) throw new CaptureError(`transcript ${transcript} is not a file`)
+    file = await stat(transcript)
+    if (!file.isFile()) throw new CaptureError(`transcript ${transcript} is not a file`)
   } catch (e) {
     if (e instanceof CaptureError) throw e
     throw new CaptureError(`transcript not found: ${transcript} (expected a Claude Code session .jsonl file)`)
@@ -96,7 +98,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     throw new CaptureError(`${root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
 
-  const unchanged = await nothingNew(req, transcript, sid, new StoreReader(root))
+  const unchanged = await nothingNew(req, transcript, file, sid, new StoreReader(root))
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
   const [{ fold }, { ProjectStore }] = await Promise.all([import('./fold.js'), import('../store/store.js')])
@@ -120,13 +122,15 @@ function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead,
  * The result of a capture that has nothing to read and nothing to write, or undefined when the capture
  * must run: forced, a new session, a cursor that does not fit the file, new bytes, or a new Stop message.
  */
-async function nothingNew(req: CaptureRequest, transcript: string, sid: string, store: StoreReader): Promise<CaptureResult | undefined> {
+async function nothingNew(req: CaptureRequest, transcript: string, file: Stats, sid: string, store: StoreReader): Promise<CaptureResult | undefined> {
   if (FORCED.has(req.trigger)) return undefined
   const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead; state?: ExtractState })
   const head = loaded.head
   if (!head || loaded.state !== undefined || head.transcript !== transcript) return undefined
   if (hookMessageMayBeNew(req.lastAssistantMessage, head)) return undefined
-  if (!(await cursorAtEnd(transcript, head.cursor))) return undefined
+  // The file as the last capture left it at its end (its stamp) needs no read; else its bytes are compared.
+  const untouched = head.cursor.offset === file.size && sameStamp(head.transcriptStamp, stampOf(file))
+  if (!untouched && !(await cursorAtEnd(transcript, head.cursor))) return undefined
   return {
     projectRoot: store.layout.root,
     sessionId: sid,

@@ -9,6 +9,8 @@ import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { readGitInfo } from '../store/git.js'
+import { stampOf } from '../store/fs.js'
+import { statOrNone } from '../shared/fsp.js'
 import { addToRegistry } from '../store/registry.js'
 import { SWEEP_EVERY, headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
@@ -41,6 +43,9 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
     const known = prevState ? knownRedacted(prevState) : undefined
     const scanned = await scan({ transcript, cursor: previous?.cursor, state: prevState ? reviveState(prevState) : undefined, ctx: { projectRoot: root } })
     const { state, delta, stats } = scanned
+    // The transcript's stamp right after the read, kept when the read reached its end (a file appended to since is
+    // longer than the cursor: no stamp, and the next capture compares bytes as before).
+    const after = await statOrNone(transcript).catch(() => undefined)
     if (stats.restarted) notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
     state.sessionId = sid
 
@@ -118,6 +123,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
         sessionId: sid,
         transcript,
         cursor: stats.cursor,
+        ...(after && after.size === stats.cursor.offset ? { transcriptStamp: stampOf(after) } : {}),
         updatedAt: deps.now().toISOString(),
         bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
         captures: (previous?.captures ?? 0) + 1,

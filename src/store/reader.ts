@@ -8,7 +8,7 @@ import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '.
 import { isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
 import type { TranscriptCursor } from '../transcript/read.js'
-import { isSymlink } from './fs.js'
+import { type Stamp, isSymlink } from './fs.js'
 import { type ProjectLayout, compactResumePath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
 import { SymlinkRefused, readJson, readStoreFile } from './read.js'
 
@@ -49,6 +49,11 @@ export interface CursorHead {
   lastSnapshot?: string
   /** The last `last_assistant_message` a Stop payload carried (so it is not recorded twice). */
   lastHookMessage?: string
+  /**
+   * The transcript's stamp (store/fs.ts) when the capture that wrote this head had read it to its end: while the
+   * file's stamp is the same, nothing was written to it since, and a hook tells that from one stat.
+   */
+  transcriptStamp?: Stamp
   /** Transcript bytes read by all captures of this session: equals the file size when nothing was read twice. */
   bytesReadTotal?: number
   captures?: number
