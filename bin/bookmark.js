@@ -8,11 +8,16 @@
 // it. The cache lives in <bookmark home>/cache/ (a private folder, never through a symlink), one file per
 // bundle file, named after the file's size, mtime and inode and Node's version, so a rebuilt or updated
 // file never meets a stale cache; V8 rejects a cache made under other flags and the file is compiled as
-// usual. A missing cache is written once, at exit, after the hook has answered. Nothing here may fail a
-// hook: any problem with the cache means an ordinary compile. BOOKMARK_CODE_CACHE=0 turns it off.
+// usual. A cache is written at exit, after the hook has answered, and holds the functions compiled until
+// then: the code of one run's path. So it is written by the first CACHE_RUNS runs of a bundle, each adding
+// what its run compiled (a first restore in the home folder would otherwise leave a project's restore
+// compiling its functions on every call), and then only read. The first byte of the file counts them.
+// Nothing here may fail a hook: any problem with the cache means an ordinary compile.
+// BOOKMARK_CODE_CACHE=0 turns it off.
 // Every other command line loads the whole CLI (dist/cli/bookmark.cjs). Keep HOOKS equal to src/hooks/names.ts.
 'use strict'
 const HOOKS = ['stop', 'check', 'restore', 'precompact']
+const CACHE_RUNS = 3
 const command = process.argv[2]
 if (process.argv.length === 3 && HOOKS.includes(command)) {
   try {
@@ -66,21 +71,27 @@ function compile(fs, filename, source, cache, fresh) {
   const { Script } = require('node:vm')
   let key
   let cachedData
+  let runs = 0 // runs that wrote the cache read
   if (cache) {
     try {
       const s = fs.statSync(filename)
-      key = `${filename.replace(/^.*[\\/]/, '')}.${s.size}-${Math.trunc(s.mtimeMs)}-${s.ino}-${process.version}-${process.arch}.v8`
-      if (cache.exists) cachedData = fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW })
+      key = `${filename.replace(/^.*[\\/]/, '')}.${s.size}-${Math.trunc(s.mtimeMs)}-${s.ino}-${process.version}-${process.arch}.v8c`
+      const file = cache.exists ? fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW }) : undefined
+      if (file && file.length > 1 && file[0] >= 1 && file[0] <= CACHE_RUNS) {
+        runs = file[0]
+        cachedData = file.subarray(1)
+      }
     } catch {
       cachedData = undefined // none yet (or not a plain file): compiled as usual, and written at exit
     }
   }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, ...(cachedData ? { cachedData } : {}) })
-  if (key && (!cachedData || script.cachedDataRejected)) fresh.push({ key, script, prefix: key.slice(0, key.indexOf('.cjs.') + 5) })
+  const used = cachedData !== undefined && !script.cachedDataRejected
+  if (key && (!used || runs < CACHE_RUNS)) fresh.push({ key, script, runs: used ? runs + 1 : 1, prefix: key.slice(0, key.indexOf('.cjs.') + 5) })
   return script.runInThisContext()
 }
 
-/** Writes the caches that were missing (atomically), and removes older ones of the same bundle file. */
+/** Writes the caches that were missing or are still growing (atomically), and removes older ones of the same bundle file. */
 function writeCaches(fs, join, cache, fresh) {
   if (fresh.length === 0) return
   try {
@@ -91,10 +102,10 @@ function writeCaches(fs, join, cache, fresh) {
   } catch {
     return
   }
-  for (const { key, script, prefix } of fresh) {
+  for (const { key, script, runs, prefix } of fresh) {
     const tmp = join(cache.dir, `${key}.${process.pid}.${Math.random().toString(16).slice(2, 10).padEnd(8, '0')}.tmp`) // the store's temp-file shape
     try {
-      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from([runs]), script.createCachedData()]), { mode: 0o600, flag: 'wx' })
       fs.renameSync(tmp, join(cache.dir, key))
       for (const old of fs.readdirSync(cache.dir)) if (old.startsWith(prefix) && old !== key && !old.endsWith('.tmp')) fs.rmSync(join(cache.dir, old), { force: true })
     } catch {

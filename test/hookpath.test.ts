@@ -125,27 +125,43 @@ describe('code cache', () => {
     expect(existsSync(young)).toBe(true)
   })
 
-  it('is written once, privately, then reused', async () => {
-    expect((await stop()).code).toBe(0)
-    const files = readdirSync(cacheDir())
-    expect(files.some((f) => /^hook-stop\.cjs\..+\.v8$/.test(f))).toBe(true)
+  it('is written privately by the first three runs, each adding the code its run compiled, then only read', async () => {
+    const entry = (): { name: string; runs: number; size: number; mtime: number } => {
+      const name = readdirSync(cacheDir()).find((f) => /^hook-stop\.cjs\..+\.v8c$/.test(f))!
+      const p = join(cacheDir(), name)
+      return { name, runs: readFileSync(p)[0]!, size: statSync(p).size, mtime: statSync(p).mtimeMs }
+    }
+    // A first run on a short path: its payload names a folder that does not exist, so the hook stops early.
+    const early = await runCli(['stop'], { env: sb.env, cwd: project, input: payload('Stop', { cwd: join(sb.dir, 'gone') }) })
+    expect(early.stderr).toMatch(/does not exist: nothing to do/)
+    const first = entry()
+    expect(first.runs).toBe(1)
     expect(lstatSync(cacheDir()).mode & 0o777).toBe(0o700)
-    for (const f of files) expect(lstatSync(join(cacheDir(), f)).mode & 0o777, f).toBe(0o600)
-    const before = new Map(files.map((f) => [f, statSync(join(cacheDir(), f)).mtimeMs]))
+    for (const f of readdirSync(cacheDir())) expect(lstatSync(join(cacheDir(), f)).mode & 0o777, f).toBe(0o600)
+    // A capturing Stop compiles much more: the cache grows by it.
+    expect((await stop()).stderr).toBe('')
+    const second = entry()
+    expect(second).toMatchObject({ name: first.name, runs: 2 })
+    expect(second.size).toBeGreaterThan(first.size + 1000)
+    expect((await stop()).stderr).toBe('')
+    expect(entry().runs).toBe(3)
+    const third = entry()
     const again = await stop()
-    expect(again.code).toBe(0)
-    expect(again.stderr).toBe('')
-    for (const [f, m] of before) expect(statSync(join(cacheDir(), f)).mtimeMs, f).toBe(m)
+    expect(again).toMatchObject({ code: 0, stderr: '' })
+    expect(entry()).toEqual(third)
+    expect(readdirSync(cacheDir()).filter((f) => f.startsWith('hook-stop.cjs.'))).toEqual([third.name])
   })
 
   it('a damaged cache is compiled past and replaced; a cache folder that is a link is not used; BOOKMARK_CODE_CACHE=0 makes none', async () => {
     expect((await stop()).code).toBe(0)
     const entry = readdirSync(cacheDir()).find((f) => f.startsWith('hook-stop.cjs.'))!
-    writeFileSync(join(cacheDir(), entry), 'not a V8 cache')
-    const r = await stop()
-    expect(r.code).toBe(0)
-    expect(r.stderr).toBe('')
-    expect(readFileSync(join(cacheDir(), entry)).subarray(0, 14).toString()).not.toBe('not a V8 cache')
+    for (const damaged of ['not a V8 cache', '\u0002not a V8 cache']) {
+      writeFileSync(join(cacheDir(), entry), damaged)
+      const r = await stop()
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe('')
+      expect(readFileSync(join(cacheDir(), entry))[0]).toBe(1)
+    }
 
     await rm(cacheDir(), { recursive: true })
     const elsewhere = join(sb.dir, 'elsewhere')
