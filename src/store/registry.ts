@@ -2,12 +2,16 @@
  * The cross-project registry in the bookmark home (~/.bookmark/registry.json): one entry per snapshot,
  * keyed by project path and snapshot id, newest first, capped. Updated under its own lock.
  */
+import { fileURLToPath } from 'node:url'
 import { isObject } from '../shared/json.js'
 import { homeLayout } from './layout.js'
 import { readJson } from './read.js'
 import { compareText } from '../shared/text.js'
 
 export const REGISTRY_VERSION = 1
+
+/** The hook bundles whose code caches the bookmark home keeps (dist/cli/ in the built CLI, from src/store/ in a checkout). */
+const BUNDLES = new URL('../../dist/cli/', import.meta.url)
 export const DEFAULT_REGISTRY_CAP = 500
 
 export interface RegistryEntry {
@@ -45,11 +49,12 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
 export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
-  const [{ ensureDir, writeJson }, { withLock }, { sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
+  const [{ ensureDir, writeJson }, { withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
   if (tidy) {
     await sweepTemps(home.dir)
     await sweepTemps(home.cache) // a hook killed while it wrote its code cache at exit
+    await sweepStaleCaches(home.cache, fileURLToPath(BUNDLES))
   }
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)

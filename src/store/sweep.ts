@@ -2,7 +2,7 @@
  * Removing the temp files of writes that a killed process left behind. Only old ones: a fresh temp file
  * may belong to a write in progress right now.
  */
-import { readdir, rm, stat } from '../shared/fsp.js'
+import { readdir, rm, stat, statOrNone } from '../shared/fsp.js'
 import { join } from 'node:path'
 import { TEMP_SUFFIX } from './atomic.js'
 
@@ -27,6 +27,42 @@ export async function sweepTemps(dir: string, nowMs = Date.now()): Promise<numbe
     const path = join(dir, name)
     try {
       if (nowMs - (await stat(path)).mtimeMs > TEMP_AGE_MS) {
+        await rm(path, { force: true })
+        removed++
+      }
+    } catch {
+      // gone already
+    }
+  }
+  return removed
+}
+
+/** A code cache file (bin/bookmark.cjs): `<bundle file>.<size>-<mtime>-<inode>-<node>-<arch>.v8c` (`.v8` before). */
+const CACHE_NAME = /^(.+\.cjs)\.[^/\\]+\.v8c?$/
+
+/** A code cache of another build untouched for this long is not another install's in use: it is left over. */
+export const STALE_CACHE_MS = 7 * 24 * 60 * 60_000
+
+/**
+ * Removes code caches of bundle files that this install does not have (other builds: each update leaves
+ * its own, named after its chunk hashes) once they are a week old. A second install sharing the folder
+ * writes its caches again at worst; the loader replaces a cache of a bundle file it has itself.
+ */
+export async function sweepStaleCaches(dir: string, bundles: string, nowMs = Date.now()): Promise<number> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return 0
+  }
+  let removed = 0
+  for (const name of names) {
+    const bundle = CACHE_NAME.exec(name)?.[1]
+    if (bundle === undefined) continue
+    try {
+      if ((await statOrNone(join(bundles, bundle))) !== undefined) continue
+      const path = join(dir, name)
+      if (nowMs - (await stat(path)).mtimeMs > STALE_CACHE_MS) {
         await rm(path, { force: true })
         removed++
       }
