@@ -70,7 +70,7 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
     markdown: flag('--markdown') ?? (env.BENCH_MARKDOWN ? resolve(env.BENCH_MARKDOWN) : undefined),
     json: flag('--json') ?? (env.BENCH_JSON ? resolve(env.BENCH_JSON) : undefined),
     updateDoc: argv.includes('--update-doc'),
-    bin: env.BOOKMARK_BENCH_BIN ? resolve(env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.js'),
+    bin: env.BOOKMARK_BENCH_BIN ? resolve(env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.cjs'),
     corpus: corpusDir(REPO_ROOT, env),
   }
   if (s.updateDoc && s.quick) throw new UsageError('--update-doc records a full run: unset BENCH_QUICK')

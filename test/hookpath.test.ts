@@ -44,19 +44,27 @@ function storeFiles(): Map<string, number> {
 }
 
 describe('bundles', () => {
-  it('bin/bookmark.js knows the same hooks as the command table, and each has its own bundle', () => {
+  it('bin/bookmark.cjs knows the same hooks as the command table, and each has its own bundle', () => {
     const bin = readFileSync(BIN, 'utf8')
     const listed = /const HOOKS = \[([^\]]*)\]/.exec(bin)?.[1]?.match(/'([a-z]+)'/g)?.map((s) => s.slice(1, -1))
     expect([...(listed ?? [])].sort()).toEqual(HOOKS.map((h) => h.name).sort())
     for (const h of HOOKS) expect(existsSync(join(DIST, `hook-${h.name}.cjs`)), h.name).toBe(true)
   })
 
+  it('bin/bookmark.js, the entry older installs wired, runs the same hook', async () => {
+    const old = join(REPO_ROOT, 'bin', 'bookmark.js')
+    const viaOld = await runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: payload('Stop'), bin: old })
+    expect(viaOld).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(readdirSync(join(project, '.bookmark', 'snapshots'))).toHaveLength(1)
+    expect((await runCli(['--version'], { env: sb.env, cwd: project, bin: old })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+  })
+
   it('a hook whose bundle cannot be loaded (an unbuilt install) still exits 0, saying why on stderr', async () => {
     const pkg = join(sb.dir, 'unbuilt')
     mkdirSync(join(pkg, 'bin'), { recursive: true })
-    for (const f of ['bookmark.js', 'package.json']) writeFileSync(join(pkg, 'bin', f), readFileSync(join(REPO_ROOT, 'bin', f)))
+    for (const f of ['bookmark.cjs', 'package.json']) writeFileSync(join(pkg, 'bin', f), readFileSync(join(REPO_ROOT, 'bin', f)))
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(pkg, 'bin', 'bookmark.js'), 'stop'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [join(pkg, 'bin', 'bookmark.cjs'), 'stop'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
       let stdout = ''
       let stderr = ''
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -89,7 +97,7 @@ describe('bundles', () => {
     }
   })
 
-  it('no file of a hook build calls import(): bin/bookmark.js compiles them as plain scripts, where import() throws', () => {
+  it('no file of a hook build calls import(): bin/bookmark.cjs compiles them as plain scripts, where import() throws', () => {
     const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs') && (/^hook-/.test(f) || HOOKS.some((h) => f.startsWith(`${h.name}.`))))
     expect(files.length).toBeGreaterThan(8)
     for (const f of files) expect(readFileSync(join(DIST, f), 'utf8'), f).not.toMatch(/\bimport\(/)
@@ -112,17 +120,27 @@ describe('bundles', () => {
 describe('code cache', () => {
   const cacheDir = (): string => join(sb.env.BOOKMARK_HOME!, 'cache')
 
-  it('temp files a killed hook left in it are swept by a later tidy capture once 10 minutes old', async () => {
+  it('temp files a killed hook left in it are swept by a later tidy capture once 10 minutes old, caches of other builds once a week old', async () => {
     expect((await stop()).code).toBe(0)
     const old = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4242.0123abcd.tmp')
     const young = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4343.0123abcd.tmp')
     for (const f of [old, young]) writeFileSync(f, 'partial')
     const aged = (Date.now() - 11 * 60_000) / 1000
     utimesSync(old, aged, aged)
+    // Caches of bundle files this install does not have (an earlier build's chunk names) go once a week old.
+    const otherBuild = join(cacheDir(), 'stop.fold-AbCdEfGh.cjs.117645-1796003417658-5308534-v20.20.2-x64.v8c')
+    const otherBuildNew = join(cacheDir(), 'stop.fold-HgFeDcBa.cjs.117645-1796003417658-5308535-v20.20.2-x64.v8c')
+    const ours = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20.20.2-x64.v8c')
+    for (const f of [otherBuild, otherBuildNew, ours]) writeFileSync(f, 'cache')
+    const week = (Date.now() - 8 * 24 * 3600_000) / 1000
+    for (const f of [otherBuild, ours]) utimesSync(f, week, week)
     const r = await runCli(['snapshot', '--transcript', transcript, '--cwd', project, '--json'], { env: sb.env, cwd: project })
     expect(r.code, r.stderr).toBe(0)
     expect(existsSync(old)).toBe(false)
     expect(existsSync(young)).toBe(true)
+    expect(existsSync(otherBuild)).toBe(false)
+    expect(existsSync(otherBuildNew)).toBe(true)
+    expect(existsSync(ours)).toBe(true) // its bundle file is here: the loader replaces it when it writes its own
   })
 
   it('is written privately by the first three runs, each adding the code its run compiled, then only read', async () => {

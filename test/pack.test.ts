@@ -52,7 +52,7 @@ describe('npm pack and a global install', () => {
     const { home, prefix, env, output } = await install()
     expect(output).toMatch(/session-bookmark: .*wired/)
     const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'))
-    const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.js')
+    const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.cjs')
     for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
       expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: process.execPath, args: [entry, hook] })
     }

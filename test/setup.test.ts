@@ -423,7 +423,7 @@ describe('scripts/postinstall.mjs', () => {
     await mkdir(join(pkg, 'scripts'), { recursive: true })
     await mkdir(join(pkg, 'bin'), { recursive: true })
     await copyFile(POSTINSTALL, join(pkg, 'scripts', 'postinstall.mjs'))
-    await copyFile(BIN, join(pkg, 'bin', 'bookmark.js'))
+    await copyFile(BIN, join(pkg, 'bin', 'bookmark.cjs'))
     const unbuilt = await postinstall({ ...sb.env, npm_config_global: 'true' }, join(pkg, 'scripts', 'postinstall.mjs'))
     expect(unbuilt.code).toBe(0)
     expect(unbuilt.stdout).toMatch(/^session-bookmark: skipped hook setup \(the package is not built: dist\/ is missing\)/)

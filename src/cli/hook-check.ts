@@ -1,4 +1,4 @@
-/** Entry of the `check` hook as installed (bundled alone into dist/cli/hook-check.cjs; bin/bookmark.js picks it). */
+/** Entry of the `check` hook as installed (bundled alone into dist/cli/hook-check.cjs; bin/bookmark.cjs picks it). */
 import { checkHook } from '../hooks/check.js'
 import { runInstalledHook } from './hook-main.js'
 

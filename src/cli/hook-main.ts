@@ -1,5 +1,5 @@
 /**
- * A hook command without flags, as the installed hooks run it (bin/bookmark.js loads the hook's own
+ * A hook command without flags, as the installed hooks run it (bin/bookmark.cjs loads the hook's own
  * bundle, dist/cli/hook-<name>.cjs, which holds just what that hook needs). Same behaviour as the command table's
  * hook commands (program.ts): notes on stderr, at most one JSON object on stdout, always exit 0.
  * Output goes straight to file descriptors 1 and 2 (no stream objects to build, nothing left to flush).

@@ -1,4 +1,4 @@
-/** Entry of the `restore` hook as installed (bundled alone into dist/cli/hook-restore.cjs; bin/bookmark.js picks it). */
+/** Entry of the `restore` hook as installed (bundled alone into dist/cli/hook-restore.cjs; bin/bookmark.cjs picks it). */
 import { restoreHookBody } from '../hooks/prepared.js'
 import { runInstalledHook } from './hook-main.js'
 

@@ -1,4 +1,4 @@
-/** Entry of the `stop` hook as installed (bundled alone into dist/cli/hook-stop.cjs; bin/bookmark.js picks it). */
+/** Entry of the `stop` hook as installed (bundled alone into dist/cli/hook-stop.cjs; bin/bookmark.cjs picks it). */
 import { stopHook } from '../hooks/stop.js'
 import { runInstalledHook } from './hook-main.js'
 

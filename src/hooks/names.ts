@@ -1,6 +1,6 @@
 /**
  * The hook commands and where their bodies live, for the command table (program.ts). A body is loaded
- * only when its hook runs. The installed hooks do not come through here: bin/bookmark.js starts each
+ * only when its hook runs. The installed hooks do not come through here: bin/bookmark.cjs starts each
  * hook's own bundle (src/cli/hook-<name>.ts).
  */
 import type { HookBody } from './run.js'

@@ -33,7 +33,7 @@ import { type SetupRecord, readRecord, updateRecord } from './state.js'
 export interface SetupContext {
   cwd: string
   deps: Deps
-  /** Default: the node running now and this package's bin/bookmark.js. */
+  /** Default: the node running now and this package's bin/bookmark.cjs. */
   launch?: Launch
 }
 

@@ -18,7 +18,7 @@ export const OUR_HOOKS: Record<HookEvent, { hook: HookName; timeout: number }> =
 
 const HOOK_NAMES: readonly string[] = ['restore', 'check', 'precompact', 'stop']
 
-/** How the hooks start bookmark: absolute paths of node and of this package's bin/bookmark.js. */
+/** How the hooks start bookmark: absolute paths of node and of this package's bin/bookmark.cjs. */
 export interface Launch {
   node: string
   entry: string
@@ -41,12 +41,12 @@ export function desiredGroup(event: HookEvent, launch: Launch): { hooks: Handler
   return { hooks: [desiredHandler(event, launch)] }
 }
 
-const SHELL_FORM = /bookmark(?:\.js)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/
+const SHELL_FORM = /bookmark(?:\.c?js)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/
 
 /**
  * The bookmark command a handler runs, when the handler is ours: exec form with args[0] ending in
- * bin/bookmark.js and args[1] a hook name, or a shell-form command containing `bookmark.js <hook>`
- * or `bookmark <hook>` (older installs). Anything else is another tool's and is never touched.
+ * bin/bookmark.cjs (bin/bookmark.js in older installs) and args[1] a hook name, or a shell-form command
+ * containing `bookmark.cjs <hook>`, `bookmark.js <hook>` or `bookmark <hook>` (older installs). Anything else is another tool's and is never touched.
  */
 export function ourHookName(handler: unknown): HookName | undefined {
   if (!isObject(handler)) return undefined
@@ -54,7 +54,7 @@ export function ourHookName(handler: unknown): HookName | undefined {
   const args = handler.args
   if (Array.isArray(args)) {
     const [entry, hook] = args as unknown[]
-    if (typeof entry === 'string' && /(^|[\\/])bin[\\/]bookmark\.js$/.test(entry) && typeof hook === 'string' && HOOK_NAMES.includes(hook)) return hook as HookName
+    if (typeof entry === 'string' && /(^|[\\/])bin[\\/]bookmark\.c?js$/.test(entry) && typeof hook === 'string' && HOOK_NAMES.includes(hook)) return hook as HookName
     return undefined
   }
   if (typeof handler.command === 'string') {

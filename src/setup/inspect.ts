@@ -16,7 +16,7 @@ export interface HookStatus {
   command?: string
   args?: string[]
   timeout?: number
-  /** The command (and the bookmark.js it names) exist and are runnable. */
+  /** The command (and the bookmark entry it names) exist and are runnable. */
   resolves: boolean
 }
 

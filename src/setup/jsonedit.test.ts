@@ -15,7 +15,7 @@ import {
 } from './jsonedit.js'
 import { type Created, planSetup, planUninstall } from './plan.js'
 
-const LAUNCH = { node: '/opt/node/bin/node', entry: '/opt/pkg/bin/bookmark.js' }
+const LAUNCH = { node: '/opt/node/bin/node', entry: '/opt/pkg/bin/bookmark.cjs' }
 
 describe('parseJson: strict JSON with spans', () => {
   it.each([
@@ -228,7 +228,7 @@ describe('setup then uninstall on generated files (seeded)', () => {
     const setup = planSetup(text, LAUNCH)
     const value = toValue(parseJson(setup.after)) as { hooks: Record<string, { hooks: unknown[] }[]> }
     expect(JSON.parse(setup.after)).toEqual(value)
-    for (const e of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']) expect(value.hooks[e]!.filter((g) => JSON.stringify(g).includes('bookmark.js'))).toHaveLength(1)
+    for (const e of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']) expect(value.hooks[e]!.filter((g) => JSON.stringify(g).includes('bookmark.cjs'))).toHaveLength(1)
     expect(planSetup(setup.after, LAUNCH).changed).toBe(false)
     expect(planUninstall(setup.after, setup.created).after, `seed ${seed}`).toBe(text)
   }

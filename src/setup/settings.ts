@@ -34,9 +34,9 @@ export async function projectSettingsPath(cwd: string, env: NodeJS.ProcessEnv): 
   return { root, path: join(root, '.claude', 'settings.local.json') }
 }
 
-/** This package's bin/bookmark.js (dist/setup/settings.js -> ../../bin/bookmark.js). */
+/** This package's bin/bookmark.cjs (dist/setup/settings.js -> ../../bin/bookmark.cjs). */
 export function packageEntry(): string {
-  return fileURLToPath(new URL('../../bin/bookmark.js', import.meta.url))
+  return fileURLToPath(new URL('../../bin/bookmark.cjs', import.meta.url))
 }
 
 /** The node running now and this package's entry: what the hooks will run. */

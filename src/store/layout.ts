@@ -81,7 +81,7 @@ export interface HomeLayout {
   /** The home pointer: which project's narrative a session outside any project restores. */
   pointer: string
   errorsLog: string
-  /** V8 code cache of the hook bundles (bin/bookmark.js writes it; the same `cache` name is spelled there). */
+  /** V8 code cache of the hook bundles (bin/bookmark.cjs writes it; the same `cache` name is spelled there). */
   cache: string
 }
 

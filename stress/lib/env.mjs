@@ -1,6 +1,6 @@
 /**
  * Where things are: the repository, the built CLI under test, the real corpus, and the run's scale.
- * Plain Node ESM: the suite spawns the BUILT CLI (`bin/bookmark.js`), never the TypeScript sources.
+ * Plain Node ESM: the suite spawns the BUILT CLI (`bin/bookmark.cjs`), never the TypeScript sources.
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
-/** The CLI under test: `BOOKMARK_STRESS_BIN` (another build of the same CLI), else the repository's `bin/bookmark.js`. */
+/** The CLI under test: `BOOKMARK_STRESS_BIN` (another build of the same CLI), else the repository's `bin/bookmark.cjs`. */
 export function binPath() {
-  return process.env.BOOKMARK_STRESS_BIN ? resolve(process.env.BOOKMARK_STRESS_BIN) : join(REPO_ROOT, 'bin', 'bookmark.js')
+  return process.env.BOOKMARK_STRESS_BIN ? resolve(process.env.BOOKMARK_STRESS_BIN) : join(REPO_ROOT, 'bin', 'bookmark.cjs')
 }
 
 /** The built files next to that CLI (`dist/`): the redactor's own bundle, for the case that calls it directly. */

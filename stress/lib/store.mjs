@@ -66,7 +66,7 @@ export function auditStore(dir) {
       locks.push(f.rel)
       continue
     }
-    // V8 code caches of the hook bundles (bin/bookmark.js): binary, and harmless when damaged (V8 rejects them).
+    // V8 code caches of the hook bundles (bin/bookmark.cjs): binary, and harmless when damaged (V8 rejects them).
     if (/^cache\/[^/]+\.v8$/.test(f.rel)) continue
     let buf
     try {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REPO_ROOT } from './corpus.js'
 
-export const BIN = join(REPO_ROOT, 'bin', 'bookmark.js')
+export const BIN = join(REPO_ROOT, 'bin', 'bookmark.cjs')
 
 export interface Sandbox {
   dir: string
@@ -35,9 +35,10 @@ export interface Run {
   stderr: string
 }
 
-export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<Run> {
+/** `bin`: another entry than BIN (the older bin/bookmark.js). */
+export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; bin?: string }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))

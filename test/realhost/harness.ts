@@ -13,7 +13,7 @@ import type { FakeAnthropic } from './fake-anthropic.js'
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 export const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude')
-export const BOOKMARK_BIN = join(REPO_ROOT, 'bin', 'bookmark.js')
+export const BOOKMARK_BIN = join(REPO_ROOT, 'bin', 'bookmark.cjs')
 export const CLAUDE_VERSION = '2.1.332'
 
 /** Whether the pinned Claude Code binary is installed and answers `--version` (checked once, before any fake runs). */

@@ -153,7 +153,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     if (runLog.length > 0) console.info(`claude runs: ${runLog.map((r) => `${r.args.join(' ')} ${r.ms} ms`).join('; ')}`)
   })
 
-  it('setup wired the four hooks with absolute node and bin/bookmark.js paths, keeping the user settings', () => {
+  it('setup wired the four hooks with absolute node and bin/bookmark.cjs paths, keeping the user settings', () => {
     const settings = JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]>; env: unknown; permissions: unknown }
     const commands = (event: string): string[] => (settings.hooks[event] ?? []).flatMap((g) => g.hooks.map((h) => [h.command, ...(h.args ?? [])].join(' ')))
     for (const [event, sub] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
