@@ -67,7 +67,7 @@ export function auditStore(dir) {
       continue
     }
     // V8 code caches of the hook bundles (bin/bookmark.cjs): binary, and harmless when damaged (V8 rejects them).
-    if (/^cache\/[^/]+\.v8$/.test(f.rel)) continue
+    if (/^cache\/[^/]+\.v8c?$/.test(f.rel)) continue
     let buf
     try {
       buf = readFileSync(f.path)
