@@ -122,8 +122,8 @@ describe('code cache', () => {
 
   it('temp files a killed hook left in it are swept by a later tidy capture once 10 minutes old, caches of other builds once a week old', async () => {
     expect((await stop()).code).toBe(0)
-    const old = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4242.0123abcd.tmp')
-    const young = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8.4343.0123abcd.tmp')
+    const old = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8c.4242.0123abcd.tmp')
+    const young = join(cacheDir(), 'hook-stop.cjs.1-2-3-v20-x64.v8c.4343.0123abcd.tmp')
     for (const f of [old, young]) writeFileSync(f, 'partial')
     const aged = (Date.now() - 11 * 60_000) / 1000
     utimesSync(old, aged, aged)
