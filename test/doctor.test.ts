@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
@@ -51,6 +51,25 @@ describe('bookmark doctor', () => {
     expect(d.code).toBe(0)
     expect(d.checks.map((c) => c.id)).toEqual(expect.arrayContaining(['node', 'project', 'hooks', 'storage', 'index', 'narrative', 'config']))
     expect(d.text).toContain('All good.')
+  })
+
+  it('tells hooks wired to the older entry (bin/bookmark.js) to move, and a missing entry as broken', async () => {
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
+    const settings = join(sb.env.CLAUDE_CONFIG_DIR!, 'settings.json')
+    const wired = await readFile(settings, 'utf8')
+    expect(wired).toContain('bin/bookmark.cjs')
+    await writeFile(settings, wired.replaceAll('bin/bookmark.cjs', 'bin/bookmark.js'))
+    const d = await doctor()
+    expect(bad(d.checks)).toEqual([])
+    expect(d.checks).toContainEqual({ id: 'hooks', status: 'info', message: `SessionStart, UserPromptSubmit, PreCompact, Stop in ${settings} start bin/bookmark.js, the entry of an older version (it works; bin/bookmark.cjs starts faster)`, fix: 'run `bookmark setup` to move them' })
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).stdout).toMatch(/SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated/)
+    expect(await readFile(settings, 'utf8')).toBe(wired)
+    expect((await doctor()).checks.filter((c) => c.message.includes('older version'))).toEqual([])
+    // An entry that is not there does not resolve, whichever its name.
+    await writeFile(settings, wired.replaceAll(/"[^"]*bin\/bookmark\.cjs"/g, '"/nonexistent/pkg/bin/bookmark.cjs"'))
+    const broken = await doctor()
+    expect(broken.code).toBe(1)
+    expect(broken.checks.filter((c) => c.status === 'error' && c.message.includes('does not resolve'))).toHaveLength(4)
   })
 
   it('reports broken storage: unparsable files, index out of step, stale locks, hook failures', async () => {

@@ -79,6 +79,8 @@ async function hookChecks(root: string | undefined, deps: Deps): Promise<Check[]
         checks.push({ id: 'hooks', status: 'error', message: `${ev} in ${file}: the command exists but does not run (${e.command} ${e.args?.[0] ?? ''} --version failed)`, fix: 'reinstall the package (`npm install -g session-bookmark`), then `bookmark setup`' })
       }
     }
+    const older = EVENTS.filter((ev) => s.events[ev].wired && s.events[ev].resolves && /(^|[\\/])bookmark\.js$/.test(s.events[ev].args?.[0] ?? ''))
+    if (older.length > 0) checks.push({ id: 'hooks', status: 'info', message: `${older.join(', ')} in ${file} start bin/bookmark.js, the entry of an older version (it works; bin/bookmark.cjs starts faster)`, fix: 'run `bookmark setup` to move them' })
   }
   const plugin = await pluginInstalled(deps.env)
   const missing = EVENTS.filter((ev) => !wiredIn[ev])

@@ -63,7 +63,7 @@ async function resolves(command: string | undefined, args: string[] | undefined,
   const [exe, ...rest] = words
   if (exe === undefined || !(await executableResolves(exe, env))) return false
   for (const w of rest) {
-    if (/bookmark\.js$/.test(w) && (w.includes('${') || !isAbsolute(w) || !(await isFile(w, constants.R_OK)))) return false
+    if (/bookmark\.c?js$/.test(w) && (w.includes('${') || !isAbsolute(w) || !(await isFile(w, constants.R_OK)))) return false
   }
   return true
 }
