@@ -15,26 +15,7 @@ export function isTempName(name: string): boolean {
 }
 
 export async function sweepTemps(dir: string, nowMs = Date.now()): Promise<number> {
-  let names: string[]
-  try {
-    names = await readdir(dir)
-  } catch {
-    return 0
-  }
-  let removed = 0
-  for (const name of names) {
-    if (!isTempName(name)) continue
-    const path = join(dir, name)
-    try {
-      if (nowMs - (await stat(path)).mtimeMs > TEMP_AGE_MS) {
-        await rm(path, { force: true })
-        removed++
-      }
-    } catch {
-      // gone already
-    }
-  }
-  return removed
+  return sweepOld(dir, TEMP_AGE_MS, nowMs, isTempName)
 }
 
 /** A code cache file (bin/bookmark.cjs): `<bundle file>.<size>-<mtime>-<inode>-<node>-<arch>.v8c` (`.v8` before). */
@@ -49,6 +30,14 @@ export const STALE_CACHE_MS = 7 * 24 * 60 * 60_000
  * writes its caches again at worst; the loader replaces a cache of a bundle file it has itself.
  */
 export async function sweepStaleCaches(dir: string, bundles: string, nowMs = Date.now()): Promise<number> {
+  return sweepOld(dir, STALE_CACHE_MS, nowMs, async (name) => {
+    const bundle = CACHE_NAME.exec(name)?.[1]
+    return bundle !== undefined && (await statOrNone(join(bundles, bundle))) === undefined
+  })
+}
+
+/** Removes the files of `dir` that `pick` names and that were not modified for `ageMs`. */
+async function sweepOld(dir: string, ageMs: number, nowMs: number, pick: (name: string) => boolean | Promise<boolean>): Promise<number> {
   let names: string[]
   try {
     names = await readdir(dir)
@@ -57,12 +46,10 @@ export async function sweepStaleCaches(dir: string, bundles: string, nowMs = Dat
   }
   let removed = 0
   for (const name of names) {
-    const bundle = CACHE_NAME.exec(name)?.[1]
-    if (bundle === undefined) continue
+    const path = join(dir, name)
     try {
-      if ((await statOrNone(join(bundles, bundle))) !== undefined) continue
-      const path = join(dir, name)
-      if (nowMs - (await stat(path)).mtimeMs > STALE_CACHE_MS) {
+      if (!(await pick(name))) continue
+      if (nowMs - (await stat(path)).mtimeMs > ageMs) {
         await rm(path, { force: true })
         removed++
       }
