@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { projectLayout } from './layout.js'
 import { StoreReader } from './reader.js'
 
@@ -31,6 +31,22 @@ describe('the store guard', () => {
     const reader = new StoreReader(root)
     await expect(reader.readSessionHooks('S1')).rejects.toThrow(`${join(root, rel)} is a symbolic link`)
     await expect(reader.readIndex()).rejects.toThrow('is a symbolic link')
+  })
+
+  it('one check serves the readers of the next second; a link planted after it is refused once that has passed', async () => {
+    const root = project('later')
+    const now = vi.spyOn(Date, 'now').mockReturnValue(1_000_000)
+    try {
+      expect(await new StoreReader(root).readSessionHooks('S1')).toMatchObject({ blocks: 3 })
+      rmSync(join(root, '.bookmark', 'cursors'), { recursive: true, force: true })
+      symlinkSync(dir, join(root, '.bookmark', 'cursors'))
+      now.mockReturnValue(1_000_999)
+      expect(await new StoreReader(root).readSessionHooks('S1')).toMatchObject({ blocks: 3 })
+      now.mockReturnValue(1_001_000)
+      await expect(new StoreReader(root).readSessionHooks('S1')).rejects.toThrow('cursors is a symbolic link')
+    } finally {
+      now.mockRestore()
+    }
   })
 
   it('a project without a store reads as empty', async () => {

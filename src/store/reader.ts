@@ -103,6 +103,10 @@ export function isSnapshot(v: unknown): v is Snapshot {
   return isObject(v) && typeof v.version === 'number' && typeof v.id === 'string' && Array.isArray(v.files)
 }
 
+/** Recent guard checks by project root, and how long one is reused. */
+const GUARDS = new Map<string, { at: number; guarded: Promise<void> }>()
+const GUARD_REUSE_MS = 1000
+
 export class StoreReader {
   readonly layout: ProjectLayout
 
@@ -117,7 +121,12 @@ export class StoreReader {
    * nothing is then read from or written to it. Files inside are opened without following links.
    */
   guard(): Promise<void> {
-    this.guarded ??= (async () => {
+    if (this.guarded) return this.guarded
+    // A hook reads the store through several readers within milliseconds: one check serves them for a moment
+    // (the long-lived MCP server checks again after it).
+    const recent = GUARDS.get(this.layout.root)
+    if (recent && Date.now() - recent.at < GUARD_REUSE_MS) return (this.guarded = recent.guarded)
+    this.guarded = (async () => {
       const l = this.layout
       const refuse = (dir: string): never => {
         throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
@@ -125,6 +134,8 @@ export class StoreReader {
       // An lstat of each: no listing, whose first use in a process costs more than all five.
       for (const dir of [l.dir, l.snapshots, l.trailsDir, l.cursors, l.sessions]) if (await isSymlink(dir)) refuse(dir)
     })()
+    if (GUARDS.size >= 64) GUARDS.clear()
+    GUARDS.set(this.layout.root, { at: Date.now(), guarded: this.guarded })
     return this.guarded
   }
 
