@@ -8,7 +8,7 @@ import { applyToolOutcome } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
 import { type ScriptNode, parseScript } from './shell.js'
-import { CAPS, type ExtractState, type PendingTool, type RunDelta, createDelta, createState } from './model.js'
+import { CAPS, type ExtractState, type PendingTool, type PromptRecord, type RunDelta, createDelta, createState } from './model.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 
 export type ExtractContext = FileContext
@@ -33,26 +33,51 @@ function capStrings(value: unknown, cap: number, depth = 0): unknown {
   return out
 }
 
+/** The fields other tools keep (an error's target, errors.ts), each `cutRedacted` to TARGET_CAP. */
+const TARGET_FIELDS = ['file_path', 'notebook_path', 'url', 'pattern', 'command']
+const TARGET_CAP = 500
+
+/**
+ * The inputs whose fields are redacted when first read, with the most their strings can count in the pending
+ * book: a field is cut to TARGET_CAP. Most calls get their result at once and only a failed one reads its
+ * target; redacting the path of every Read as it was made cost 0.07 s of a 500 MB capture.
+ */
+const lazyInputs = new WeakMap<Record<string, unknown>, number>()
+
 /** Tool inputs kept while a call waits for its result; large strings are needed only for file tools. */
 function pendingInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
   if (FILE_TOOLS.has(name)) return capStrings(input, PENDING_STRING_CAP) as Record<string, unknown>
   if (SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return capStrings(input, 64 * 1024) as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const key of ['file_path', 'notebook_path', 'url', 'pattern', 'command']) {
+  let bound = 0
+  for (const key of TARGET_FIELDS) {
     const v = input[key]
-    if (typeof v === 'string') out[key] = cutRedacted(v, 500)
+    if (typeof v !== 'string') continue
+    if (v.length > TARGET_CAP) {
+      // a longer raw text is not kept for later
+      out[key] = cutRedacted(v, TARGET_CAP)
+      bound += (out[key] as string).length
+      continue
+    }
+    let text: string | undefined
+    // An own enumerable property like any other: JSON, spread and structured cloning read its value.
+    Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (text ??= cutRedacted(v, TARGET_CAP)) })
+    bound += TARGET_CAP
   }
+  if (bound > 0) lazyInputs.set(out, bound)
   return out
 }
 
-function sizeOf(p: PendingTool): number {
+function stringChars(v: unknown): number {
+  if (typeof v === 'string') return v.length
+  if (!v || typeof v !== 'object') return 0
   let n = 0
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') n += v.length
-    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x)
-  }
-  walk(p.input)
-  return n + (p.cwd?.length ?? 0)
+  for (const x of Object.values(v)) n += stringChars(x)
+  return n
+}
+
+function sizeOf(p: PendingTool): number {
+  return stringChars(p.input) + (p.cwd?.length ?? 0)
 }
 
 /**
@@ -66,6 +91,11 @@ function sizeOf(p: PendingTool): number {
 interface PendingBook {
   sizes: Map<string, number>
   total: number
+  /**
+   * Calls booked at the most their lazy input can count (lazyInputs): the total is then at least the true one,
+   * and the true sizes are taken (their inputs redacted) before a decision could depend on them.
+   */
+  bounded: Set<string>
 }
 
 const pendingBooks = new WeakMap<Record<string, PendingTool>, PendingBook>()
@@ -74,7 +104,7 @@ const INTEGER_KEY = /^(?:0|[1-9]\d{0,9})$/
 function pendingBook(pending: Record<string, PendingTool>): PendingBook | undefined {
   let book = pendingBooks.get(pending)
   if (book === undefined) {
-    book = { sizes: new Map(), total: 0 }
+    book = { sizes: new Map(), total: 0, bounded: new Set() }
     for (const id of Object.keys(pending)) {
       if (INTEGER_KEY.test(id)) return undefined
       const n = sizeOf(pending[id]!)
@@ -102,13 +132,25 @@ function addPending(pending: Record<string, PendingTool>, id: string, tool: Pend
     }
     return
   }
-  const n = sizeOf(tool)
+  const bound = lazyInputs.get(tool.input)
+  const n = bound === undefined ? sizeOf(tool) : bound + (tool.cwd?.length ?? 0)
+  if (bound === undefined) book.bounded.delete(id)
+  else book.bounded.add(id)
   book.total += n - (book.sizes.get(id) ?? 0)
   book.sizes.set(id, n)
+  if (book.total > PENDING_TOTAL_CAP && book.bounded.size > 0) {
+    for (const lazy of book.bounded) {
+      const exact = sizeOf(pending[lazy]!)
+      book.total += exact - book.sizes.get(lazy)!
+      book.sizes.set(lazy, exact)
+    }
+    book.bounded.clear()
+  }
   while (book.sizes.size > 1 && (book.sizes.size > CAPS.pending || book.total > PENDING_TOTAL_CAP)) {
     const oldest = book.sizes.keys().next().value as string
     book.total -= book.sizes.get(oldest)!
     book.sizes.delete(oldest)
+    book.bounded.delete(oldest)
     delete pending[oldest]
   }
 }
@@ -122,6 +164,7 @@ function takePending(pending: Record<string, PendingTool>, id: string): PendingT
   if (book !== undefined) {
     book.total -= book.sizes.get(id) ?? 0
     book.sizes.delete(id)
+    book.bounded.delete(id)
   }
   return tool
 }
@@ -140,6 +183,41 @@ function lastReply(raw: string, ts: string | undefined): NonNullable<ExtractStat
     },
   }
   return ts !== undefined ? Object.assign(reply, { ts }) : reply
+}
+
+/** Requests longer than this are redacted at once: a lazy record keeps its raw text until it is read. */
+const LAZY_PROMPT_CHARS = 4_000
+
+/**
+ * A request as the state keeps it, whole in `recentPrompts` and shortened in `prompts`: `{ line, text, ts }` with
+ * the texts of `cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText)`. Texts are redacted before they are
+ * shortened (a cut through a secret would leave a fragment that no longer looks like one), when one of the two is
+ * first read, as `lastReply` does: a session keeps its last 300 requests, and redacting the thousands before them
+ * cost 0.07 s of a 500 MB capture. A long request is redacted at once, so that 300 lazy ones hold little.
+ */
+function promptRecords(line: number, raw: string, ts: string | undefined): [PromptRecord, PromptRecord] {
+  let source = raw
+  let texts = raw.length > LAZY_PROMPT_CHARS ? cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText) : undefined
+  const get = (): [string, string] => {
+    if (texts === undefined) {
+      texts = cutRedactedTwice(source, CAPS.recentPromptText, CAPS.promptText)
+      source = ''
+    }
+    return texts
+  }
+  const full = {
+    line,
+    get text(): string {
+      return get()[0]
+    },
+  }
+  const short = {
+    line,
+    get text(): string {
+      return get()[1]
+    },
+  }
+  return ts !== undefined ? [Object.assign(full, { ts }), Object.assign(short, { ts })] : [full, short]
 }
 
 function bump(map: Record<string, number>, key: string): void {
@@ -169,11 +247,8 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delete state.inBookmarkFeedback
       state.counts.prompts++
       delta.prompts++
-      // Texts are redacted before they are shortened: a cut through a secret would leave a fragment that no
-      // longer looks like one.
-      const [text, short] = cutRedactedTwice(entry.text, CAPS.recentPromptText, CAPS.promptText)
-      const full = { line: entry.line, text, ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
-      state.prompts.push({ ...full, text: short })
+      const [full, short] = promptRecords(entry.line, entry.text, entry.timestamp || undefined)
+      state.prompts.push(short)
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
         state.promptsDropped++
