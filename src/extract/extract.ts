@@ -4,7 +4,7 @@
  */
 import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
-import { applyToolOutcome } from './errors.js'
+import { applyToolOutcome, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
 import { type ScriptNode, parseScript } from './shell.js'
@@ -33,39 +33,11 @@ function capStrings(value: unknown, cap: number, depth = 0): unknown {
   return out
 }
 
-/** The fields other tools keep (an error's target, errors.ts), each `cutRedacted` to TARGET_CAP. */
-const TARGET_FIELDS = ['file_path', 'notebook_path', 'url', 'pattern', 'command']
-const TARGET_CAP = 500
-
-/**
- * The inputs whose fields are redacted when first read, with the most their strings can count in the pending
- * book: a field is cut to TARGET_CAP. Most calls get their result at once and only a failed one reads its
- * target; redacting the path of every Read as it was made cost 0.07 s of a 500 MB capture.
- */
-const lazyInputs = new WeakMap<Record<string, unknown>, number>()
-
 /** Tool inputs kept while a call waits for its result; large strings are needed only for file tools. */
 function pendingInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
   if (FILE_TOOLS.has(name)) return capStrings(input, PENDING_STRING_CAP) as Record<string, unknown>
   if (SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return capStrings(input, 64 * 1024) as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  let bound = 0
-  for (const key of TARGET_FIELDS) {
-    const v = input[key]
-    if (typeof v !== 'string') continue
-    if (v.length > TARGET_CAP) {
-      // a longer raw text is not kept for later
-      out[key] = cutRedacted(v, TARGET_CAP)
-      bound += (out[key] as string).length
-      continue
-    }
-    let text: string | undefined
-    // An own enumerable property like any other: JSON, spread and structured cloning read its value.
-    Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (text ??= cutRedacted(v, TARGET_CAP)) })
-    bound += TARGET_CAP
-  }
-  if (bound > 0) lazyInputs.set(out, bound)
-  return out
+  return targetInput(input)
 }
 
 function stringChars(v: unknown): number {
@@ -92,8 +64,8 @@ interface PendingBook {
   sizes: Map<string, number>
   total: number
   /**
-   * Calls booked at the most their lazy input can count (lazyInputs): the total is then at least the true one,
-   * and the true sizes are taken (their inputs redacted) before a decision could depend on them.
+   * Calls booked at the most their input can count (targetBound): the total is then at least the true one, and
+   * the true sizes are taken (their targets redacted) before a decision could depend on them.
    */
   bounded: Set<string>
 }
@@ -132,7 +104,7 @@ function addPending(pending: Record<string, PendingTool>, id: string, tool: Pend
     }
     return
   }
-  const bound = lazyInputs.get(tool.input)
+  const bound = targetBound(tool.input)
   const n = bound === undefined ? sizeOf(tool) : bound + (tool.cwd?.length ?? 0)
   if (bound === undefined) book.bounded.delete(id)
   else book.bounded.add(id)
