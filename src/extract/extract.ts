@@ -192,6 +192,8 @@ function promptRecords(line: number, raw: string, ts: string | undefined): [Prom
   return ts !== undefined ? [Object.assign(full, { ts }), Object.assign(short, { ts })] : [full, short]
 }
 
+const NOT_BLANK = /\S/
+
 function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1
 }
@@ -248,7 +250,8 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       }
       const block = entry.block
       if (block.type === 'text') {
-        if (!entry.sidechain && block.text.trim() !== '' && state.inBookmarkFeedback !== true) {
+        // not blank: what `trim() !== ''` says, without a trimmed copy of every reply
+        if (!entry.sidechain && NOT_BLANK.test(block.text) && state.inBookmarkFeedback !== true) {
           state.lastAssistant = lastReply(block.text, entry.timestamp || undefined)
           delta.assistantTexts++
         }
