@@ -244,6 +244,26 @@ describe('pending tool calls', () => {
     expect(Object.keys(more.pending)).toEqual([...ids.slice(4, 10), ...ids.slice(11), 'toolu_x', 'toolu_y'])
   })
 
+  it('drops by the size of the inputs as redacted, whether a call\'s target was read yet or not', () => {
+    // Eight Writes fill the 8 MiB to the character with eight Reads (22 characters each, path and cwd): nothing goes.
+    const write = (id: string) => toolUse(id, 'Write', { file_path: `/proj/${id}.ts`, content: 'x'.repeat(1_048_538) })
+    const reads = Array.from({ length: 8 }, (_, i) => `toolu_r${i}`)
+    const writes = Array.from({ length: 8 }, (_, i) => `w${i}`)
+    const { state } = extractText(`${calls(reads)}${jsonl(writes.map(write))}`)
+    expect(Object.keys(state.pending)).toEqual([...reads, ...writes])
+    // One more Read is 22 over: the oldest call goes, and no other.
+    const more = extractText(calls(['toolu_rx']), '/proj', state).state
+    expect(Object.keys(more.pending)).toEqual([...reads.slice(1), ...writes, 'toolu_rx'])
+  })
+
+  it('keeps the target of a call redacted, in the table and in the error of a failed call', () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`
+    const { state } = extractText(jsonl([toolUse('toolu_1', 'Read', { file_path: `/proj/${token}.txt` }), toolUse('toolu_2', 'Read', { file_path: `/proj/notes/${token}` }), toolResult('toolu_2', 'File does not exist.', { isError: true })]))
+    expect(JSON.stringify(state.pending)).toBe(JSON.stringify({ toolu_1: { ...state.pending.toolu_1, input: { file_path: '/proj/[REDACTED:github-token].txt' } } }))
+    expect(state.errors.map((e) => e.target)).toEqual(['/proj/notes/[REDACTED:github-token]'])
+    expect(JSON.stringify(state)).not.toContain(token)
+  })
+
   it('drops the oldest in key order when an id looks like an integer (listed first by JavaScript)', () => {
     const ids = ['toolu_a', '7', ...Array.from({ length: 499 }, (_, i) => `toolu_${i}`)]
     const { state } = extractText(calls(ids))

@@ -4,11 +4,11 @@
  */
 import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
-import { applyToolOutcome } from './errors.js'
+import { applyToolOutcome, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
 import { type ScriptNode, parseScript } from './shell.js'
-import { CAPS, type ExtractState, type PendingTool, type RunDelta, createDelta, createState } from './model.js'
+import { CAPS, type ExtractState, type PendingTool, type PromptRecord, type RunDelta, createDelta, createState } from './model.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 
 export type ExtractContext = FileContext
@@ -37,22 +37,19 @@ function capStrings(value: unknown, cap: number, depth = 0): unknown {
 function pendingInput(name: string, input: Record<string, unknown>): Record<string, unknown> {
   if (FILE_TOOLS.has(name)) return capStrings(input, PENDING_STRING_CAP) as Record<string, unknown>
   if (SHELL_TOOLS.has(name) || TASK_TOOLS.has(name)) return capStrings(input, 64 * 1024) as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const key of ['file_path', 'notebook_path', 'url', 'pattern', 'command']) {
-    const v = input[key]
-    if (typeof v === 'string') out[key] = cutRedacted(v, 500)
-  }
-  return out
+  return targetInput(input)
+}
+
+function stringChars(v: unknown): number {
+  if (typeof v === 'string') return v.length
+  if (!v || typeof v !== 'object') return 0
+  let n = 0
+  for (const x of Object.values(v)) n += stringChars(x)
+  return n
 }
 
 function sizeOf(p: PendingTool): number {
-  let n = 0
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') n += v.length
-    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x)
-  }
-  walk(p.input)
-  return n + (p.cwd?.length ?? 0)
+  return stringChars(p.input) + (p.cwd?.length ?? 0)
 }
 
 /**
@@ -66,6 +63,11 @@ function sizeOf(p: PendingTool): number {
 interface PendingBook {
   sizes: Map<string, number>
   total: number
+  /**
+   * Calls booked at the most their input can count (targetBound): the total is then at least the true one, and
+   * the true sizes are taken (their targets redacted) before a decision could depend on them.
+   */
+  bounded: Set<string>
 }
 
 const pendingBooks = new WeakMap<Record<string, PendingTool>, PendingBook>()
@@ -74,7 +76,7 @@ const INTEGER_KEY = /^(?:0|[1-9]\d{0,9})$/
 function pendingBook(pending: Record<string, PendingTool>): PendingBook | undefined {
   let book = pendingBooks.get(pending)
   if (book === undefined) {
-    book = { sizes: new Map(), total: 0 }
+    book = { sizes: new Map(), total: 0, bounded: new Set() }
     for (const id of Object.keys(pending)) {
       if (INTEGER_KEY.test(id)) return undefined
       const n = sizeOf(pending[id]!)
@@ -102,13 +104,25 @@ function addPending(pending: Record<string, PendingTool>, id: string, tool: Pend
     }
     return
   }
-  const n = sizeOf(tool)
+  const bound = targetBound(tool.input)
+  const n = bound === undefined ? sizeOf(tool) : bound + (tool.cwd?.length ?? 0)
+  if (bound === undefined) book.bounded.delete(id)
+  else book.bounded.add(id)
   book.total += n - (book.sizes.get(id) ?? 0)
   book.sizes.set(id, n)
+  if (book.total > PENDING_TOTAL_CAP && book.bounded.size > 0) {
+    for (const lazy of book.bounded) {
+      const exact = sizeOf(pending[lazy]!)
+      book.total += exact - book.sizes.get(lazy)!
+      book.sizes.set(lazy, exact)
+    }
+    book.bounded.clear()
+  }
   while (book.sizes.size > 1 && (book.sizes.size > CAPS.pending || book.total > PENDING_TOTAL_CAP)) {
     const oldest = book.sizes.keys().next().value as string
     book.total -= book.sizes.get(oldest)!
     book.sizes.delete(oldest)
+    book.bounded.delete(oldest)
     delete pending[oldest]
   }
 }
@@ -122,6 +136,7 @@ function takePending(pending: Record<string, PendingTool>, id: string): PendingT
   if (book !== undefined) {
     book.total -= book.sizes.get(id) ?? 0
     book.sizes.delete(id)
+    book.bounded.delete(id)
   }
   return tool
 }
@@ -141,6 +156,43 @@ function lastReply(raw: string, ts: string | undefined): NonNullable<ExtractStat
   }
   return ts !== undefined ? Object.assign(reply, { ts }) : reply
 }
+
+/** Requests longer than this are redacted at once: a lazy record keeps its raw text until it is read. */
+const LAZY_PROMPT_CHARS = 4_000
+
+/**
+ * A request as the state keeps it, whole in `recentPrompts` and shortened in `prompts`: `{ line, text, ts }` with
+ * the texts of `cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText)`. Texts are redacted before they are
+ * shortened (a cut through a secret would leave a fragment that no longer looks like one), when one of the two is
+ * first read, as `lastReply` does: a session keeps its last 300 requests, and redacting the thousands before them
+ * cost 0.07 s of a 500 MB capture. A long request is redacted at once, so that 300 lazy ones hold little.
+ */
+function promptRecords(line: number, raw: string, ts: string | undefined): [PromptRecord, PromptRecord] {
+  let source = raw
+  let texts = raw.length > LAZY_PROMPT_CHARS ? cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText) : undefined
+  const get = (): [string, string] => {
+    if (texts === undefined) {
+      texts = cutRedactedTwice(source, CAPS.recentPromptText, CAPS.promptText)
+      source = ''
+    }
+    return texts
+  }
+  const full = {
+    line,
+    get text(): string {
+      return get()[0]
+    },
+  }
+  const short = {
+    line,
+    get text(): string {
+      return get()[1]
+    },
+  }
+  return ts !== undefined ? [Object.assign(full, { ts }), Object.assign(short, { ts })] : [full, short]
+}
+
+const NOT_BLANK = /\S/
 
 function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1
@@ -169,11 +221,8 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delete state.inBookmarkFeedback
       state.counts.prompts++
       delta.prompts++
-      // Texts are redacted before they are shortened: a cut through a secret would leave a fragment that no
-      // longer looks like one.
-      const [text, short] = cutRedactedTwice(entry.text, CAPS.recentPromptText, CAPS.promptText)
-      const full = { line: entry.line, text, ...(entry.timestamp ? { ts: entry.timestamp } : {}) }
-      state.prompts.push({ ...full, text: short })
+      const [full, short] = promptRecords(entry.line, entry.text, entry.timestamp || undefined)
+      state.prompts.push(short)
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
         state.promptsDropped++
@@ -201,7 +250,8 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       }
       const block = entry.block
       if (block.type === 'text') {
-        if (!entry.sidechain && block.text.trim() !== '' && state.inBookmarkFeedback !== true) {
+        // not blank: what `trim() !== ''` says, without a trimmed copy of every reply
+        if (!entry.sidechain && NOT_BLANK.test(block.text) && state.inBookmarkFeedback !== true) {
           state.lastAssistant = lastReply(block.text, entry.timestamp || undefined)
           delta.assistantTexts++
         }

@@ -4,7 +4,7 @@
  */
 import { isObject, str } from '../shared/json.js'
 import { STORE_DIR } from '../shared/names.js'
-import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, relativeInside, resolveAgainst } from '../shared/paths.js'
+import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, normalizeAbsolute, relativeNormalized, resolveAgainst } from '../shared/paths.js'
 import { type LineDiff, lineDiff, patchLines, splitCrLf } from './diff.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
@@ -52,11 +52,14 @@ function locate(state: ExtractState, ctx: FileContext, raw: string, cwd: string 
   const path = isWindowsPath(ctx.projectRoot) ? fromGitBashPath(raw) : raw
   const abs = resolveAgainst(cwd ?? state.cwd ?? ctx.projectRoot, path)
   if (!abs) return undefined
-  const rel = relativeInside(ctx.projectRoot, abs)
+  // relativeInside both ways, each path normalized once
+  const root = normalizeAbsolute(ctx.projectRoot)
+  const at = normalizeAbsolute(abs)
+  const rel = relativeNormalized(root, at)
   // Our own store (the handoff the model writes, anything under .bookmark/) is not project work.
   if (rel !== undefined && (rel === STORE_DIR || rel.startsWith(`${STORE_DIR}/`))) return undefined
   if (rel !== undefined) return { key: rel, inside: true }
-  if (relativeInside(abs, ctx.projectRoot) !== undefined || abs === ctx.projectRoot) return undefined // an ancestor dir
+  if (relativeNormalized(at, root) !== undefined || abs === ctx.projectRoot) return undefined // an ancestor dir
   return { key: abs, inside: false }
 }
 

@@ -20,6 +20,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  read,
   readFileSync,
   readSync,
   readdirSync,
@@ -73,6 +74,15 @@ export interface FileHandle {
   chmod(mode: number): Promise<void>
   sync(): Promise<void>
   close(): Promise<void>
+}
+
+/**
+ * A read done on Node's thread pool, the one asynchronous call here: a long read (the first capture of a large
+ * transcript) asks for its next chunk before it parses the last one, and the copy from the disk cache, a tenth of
+ * that capture's time, then runs on another core while this thread parses.
+ */
+export function readInBackground(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
+  return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (err, bytesRead) => (err ? reject(err) : resolve({ bytesRead }))))
 }
 
 export function open(path: string, flags: string | number, mode?: number): Promise<FileHandle> {

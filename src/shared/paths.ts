@@ -32,20 +32,20 @@ export function resolveAgainst(base: string | undefined, p: string): string | un
   return normalizeAbsolute(posix.join(base, p))
 }
 
-function sameCase(p: string): string {
-  return isWindowsPath(p) ? p.toLowerCase() : p
-}
-
 /**
  * The path of `abs` relative to the directory `root`, with `/` separators, or undefined when it is
  * outside (a sibling `/proj-other` is outside `/proj`) or is the root itself.
  */
 export function relativeInside(root: string, abs: string): string | undefined {
-  const r = normalizeAbsolute(root)
-  const a = normalizeAbsolute(abs)
-  if (isWindowsPath(r) !== isWindowsPath(a)) return undefined
+  return relativeNormalized(normalizeAbsolute(root), normalizeAbsolute(abs))
+}
+
+/** `relativeInside` of two paths `normalizeAbsolute` gave: a caller asking both ways normalizes each once. */
+export function relativeNormalized(r: string, a: string): string | undefined {
+  const windows = isWindowsPath(r)
+  if (windows !== isWindowsPath(a)) return undefined
   const prefix = r.endsWith('/') ? r : r + '/'
-  if (!sameCase(a).startsWith(sameCase(prefix))) return undefined
+  if (!(windows ? a.toLowerCase().startsWith(prefix.toLowerCase()) : a.startsWith(prefix))) return undefined
   const rest = a.slice(prefix.length)
   return rest === '' ? undefined : rest
 }

@@ -146,9 +146,11 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     expect(reference).toMatchObject({ lines: 11, skipped: 2, oversized: 1, partialTail: false, entries: 6 })
     expect(reference.cursor.offset).toBe(bytes.length)
     for (const chunkBytes of [1, 2, 3, 4, 5, 7, 16, 64, 100, 799, 800, 801, 4096]) {
-      const got: string[] = []
-      const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP, chunkBytes })
-      expect({ chunkBytes, got, stats }).toEqual({ chunkBytes, got: seen, stats: whole })
+      for (const backgroundBytes of [undefined, 0]) {
+        const got: string[] = []
+        const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
+        expect({ chunkBytes, backgroundBytes, got, stats }).toEqual({ chunkBytes, backgroundBytes, got: seen, stats: whole })
+      }
     }
   })
 
@@ -159,13 +161,13 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     await writeFile(p, bytes)
     await readTranscript(p, undefined, (e) => all.push(e.kind), { maxLineBytes: CAP })
     for (const cut of [1, 37, 38, 100, 200, 333, 900, 1500, bytes.length - 5]) {
-      for (const chunkBytes of [3, 64]) {
+      for (const [chunkBytes, backgroundBytes] of [[3, undefined], [64, undefined], [64, 0]] as const) {
         await writeFile(p, bytes.subarray(0, cut))
         const got: string[] = []
-        const first = await readTranscript(p, undefined, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes })
+        const first = await readTranscript(p, undefined, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
         await writeFile(p, bytes)
-        const second = await readTranscript(p, first.cursor, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes })
-        expect({ cut, chunkBytes, got }).toEqual({ cut, chunkBytes, got: all })
+        const second = await readTranscript(p, first.cursor, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
+        expect({ cut, chunkBytes, backgroundBytes, got }).toEqual({ cut, chunkBytes, backgroundBytes, got: all })
         expect(second.cursor.offset).toBe(bytes.length)
         expect(second.restarted).toBe(false)
       }
@@ -200,13 +202,13 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
 })
 
 describe('readTranscript: a callback that throws', () => {
-  it('passes the error on after the read in flight has settled', async () => {
+  it.each([undefined, 0])('passes the error on after the read in flight has settled (background from %s bytes)', async (backgroundBytes) => {
     const p = join(dir, 'throws.jsonl')
     await writeFile(p, jsonl(Array.from({ length: 200 }, (_, i) => prompt(`line ${i}`))))
     const boom = new Error('boom')
     await expect(readTranscript(p, undefined, () => {
       throw boom
-    }, { chunkBytes: 512 })).rejects.toBe(boom)
+    }, { chunkBytes: 512, backgroundBytes })).rejects.toBe(boom)
   })
 })
 

@@ -3,7 +3,7 @@
  * The only I/O in src/transcript: parsing each line is delegated to parse.ts.
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer'
-import { type FileHandle, open } from '../shared/fsp.js'
+import { type FileHandle, open, readInBackground } from '../shared/fsp.js'
 import { parseLine } from './parse.js'
 import type { TranscriptEntry } from './types.js'
 
@@ -37,6 +37,8 @@ export interface ReadStats {
 
 export const HEAD_BYTES = 64
 const CHUNK = 1 << 20
+/** Reads longer than this fetch their chunks in the background (readInBackground); shorter ones have little to overlap. */
+const BACKGROUND_BYTES = 8 * CHUNK
 /** Lines above this size are skipped whole (a 500 MB line would not fit in a JS string anyway). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
@@ -44,6 +46,8 @@ export interface ReadOptions {
   maxLineBytes?: number
   /** Bytes read at a time (tests use tiny reads to put chunk boundaries everywhere). */
   chunkBytes?: number
+  /** Reads longer than this fetch their chunks in the background (tests use 0 to put every chunk there). */
+  backgroundBytes?: number
   /** Called before any entry when the cursor did not fit and reading starts again from byte 0. */
   onRestart?: () => void
 }
@@ -133,10 +137,12 @@ export async function readTranscript(
     }
 
     // One buffer of fixed size: each line is decoded straight from it, never copied on its own. The next read goes
-    // into the free space after the data while the lines already there are parsed, so the disk and the parser
-    // overlap. A line too long for the buffer is read on its own, into a buffer of its exact size; a line over the
-    // cap is only scanned for its end, never held.
+    // into the free space after the data while the lines already there are parsed; in a long read it runs on the
+    // thread pool meanwhile, so the disk and the parser overlap (a short one reads at once: a hook's few lines have
+    // nothing to overlap with a thread's round trip). A line too long for the buffer is read on its own, into a
+    // buffer of its exact size; a line over the cap is only scanned for its end, never held.
     const buf = Buffer.allocUnsafe(4 * chunk)
+    const background = size - start.offset > (options.backgroundBytes ?? BACKGROUND_BYTES)
     const longLine = Math.min(maxLine, 2 * chunk) // an unfinished line longer than this leaves the buffer
     let lineStart = 0 // where the first line not yet consumed starts in `buf`
     let from = 0 // where to look for the next newline
@@ -226,7 +232,8 @@ export async function readTranscript(
             filled -= lineStart
             lineStart = 0
           }
-          inFlight = fh.read(buf, filled, Math.min(chunk, buf.length - filled, size - position), position)
+          const length = Math.min(chunk, buf.length - filled, size - position)
+          inFlight = background ? readInBackground(fh.fd, buf, filled, length, position) : fh.read(buf, filled, length, position)
         }
         const data = buf.subarray(0, filled) // the read in flight writes only after `filled`
         for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
