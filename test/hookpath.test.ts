@@ -59,6 +59,16 @@ describe('bundles', () => {
     expect((await runCli(['--version'], { env: sb.env, cwd: project, bin: old })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
   })
 
+  it('a hook with an empty payload finds its folder’s newest transcript (fast-glob, required by a hook chunk when needed)', async () => {
+    const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'S9.jsonl'), readFileSync(transcript))
+    const r = await runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: '' })
+    expect(r).toMatchObject({ code: 0, stdout: '' })
+    expect(r.stderr).toContain('empty hook payload')
+    expect(readdirSync(join(project, '.bookmark', 'cursors'))).toContain('S9.json')
+  })
+
   it('a hook whose bundle cannot be loaded (an unbuilt install) still exits 0, saying why on stderr', async () => {
     const pkg = join(sb.dir, 'unbuilt')
     mkdirSync(join(pkg, 'bin'), { recursive: true })

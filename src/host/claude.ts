@@ -1,10 +1,19 @@
 /**
  * Claude Code specifics: where transcripts live. Discovery is a fallback: hooks pass `transcript_path`.
  */
-import fg from 'fast-glob'
 import { readdir, stat } from 'node:fs/promises'
-import { homeDir } from '../shared/builtin.js'
+import { homeDir, nodeModule } from '../shared/builtin.js'
 import { basename, join } from 'node:path'
+
+/**
+ * fast-glob, loaded when a transcript must be looked for: the package and its dozen modules cost every command
+ * that loaded it about 40 ms. The bundles are CommonJS (a hook's chunks cannot `import()`); the test runner's ES
+ * modules get a require of their own.
+ */
+function fastGlob(): typeof import('fast-glob') {
+  const req = typeof require === 'function' ? require : nodeModule().createRequire(import.meta.url)
+  return req('fast-glob') as typeof import('fast-glob')
+}
 
 /** Claude Code replaces every character outside [A-Za-z0-9] with `-` (per UTF-16 code unit). */
 export function encodeProjectDir(cwd: string): string {
@@ -68,7 +77,7 @@ export async function discoverTranscript(cwd: string, sessionId: string | undefi
   }
   const candidates: { path: string; mtime: number }[] = []
   for (const dir of dirs) {
-    const found = await fg('*.jsonl', { cwd: dir, absolute: true, onlyFiles: true, stats: true, suppressErrors: true })
+    const found = await fastGlob()('*.jsonl', { cwd: dir, absolute: true, onlyFiles: true, stats: true, suppressErrors: true })
     for (const f of found) candidates.push({ path: f.path, mtime: f.stats?.mtimeMs ?? 0 })
   }
   candidates.sort((a, b) => b.mtime - a.mtime)

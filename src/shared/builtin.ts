@@ -17,6 +17,7 @@ export const crypto = (): typeof import('node:crypto') => load('node:crypto')
 /** Also: a hook's bundle is compiled as a plain script, where `import()` has no loader to call. */
 export const workerThreads = (): typeof import('node:worker_threads') => load('node:worker_threads')
 export const childProcess = (): typeof import('node:child_process') => load('node:child_process')
+export const nodeModule = (): typeof import('node:module') => load('node:module')
 
 /** The home folder: $HOME, else what the system says. */
 export function homeDir(env: NodeJS.ProcessEnv): string {
