@@ -125,7 +125,8 @@ export class StoreReader {
     // A hook reads the store through several readers within milliseconds: one check serves them for a moment
     // (the long-lived MCP server checks again after it).
     const recent = GUARDS.get(this.layout.root)
-    if (recent && Date.now() - recent.at < GUARD_REUSE_MS) return (this.guarded = recent.guarded)
+    const age = recent ? Date.now() - recent.at : -1 // a clock set back: checked again
+    if (recent && age >= 0 && age < GUARD_REUSE_MS) return (this.guarded = recent.guarded)
     this.guarded = (async () => {
       const l = this.layout
       const refuse = (dir: string): never => {
