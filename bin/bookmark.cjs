@@ -15,8 +15,9 @@
 // Nothing here may fail a hook: any problem with the cache means an ordinary compile.
 // BOOKMARK_CODE_CACHE=0 turns it off.
 // Every other command line loads the whole CLI (dist/cli/bookmark.cjs), the same way: its 165 KB cost every
-// command (the first capture of a long session included) about 10 ms to compile. Keep HOOKS equal to
-// src/hooks/names.ts.
+// command (the first capture of a long session included) about 10 ms to compile. A command uses the cache
+// folder only when it is there (a hook makes it): `bookmark --help` never creates the bookmark home, and
+// `uninstall --purge` never leaves one behind. Keep HOOKS equal to src/hooks/names.ts.
 'use strict'
 const HOOKS = ['stop', 'check', 'restore', 'precompact']
 const CACHE_RUNS = 3
@@ -29,18 +30,18 @@ if (process.argv.length === 3 && HOOKS.includes(command)) {
     process.stderr.write(`bookmark: ${command} hook could not start: ${e && e.message ? e.message : e} (\`bookmark doctor\` tells more)\n`)
     process.exitCode = 0
   }
-} else runBundle('bookmark.cjs')
+} else runBundle('bookmark.cjs', false)
 
 function runHook(name) {
-  runBundle(`hook-${name}.cjs`)
+  runBundle(`hook-${name}.cjs`, true)
 }
 
-/** Runs dist/cli/<entry> and the chunks it requires, each compiled with its code cache. */
-function runBundle(entry) {
+/** Runs dist/cli/<entry> and the chunks it requires, each compiled with its code cache (made when `create`). */
+function runBundle(entry, create) {
   const fs = require('node:fs')
   const { join } = require('node:path')
   const dist = join(__dirname, '..', 'dist', 'cli')
-  const cache = cacheDir(fs, join)
+  const cache = cacheDir(fs, join, create)
   const modules = new Map()
   const fresh = []
   const load = (file) => {
@@ -59,14 +60,14 @@ function runBundle(entry) {
   load(entry)
 }
 
-/** The cache folder; undefined when off or when it is not a real folder (a symlink is never followed). */
-function cacheDir(fs, join) {
+/** The cache folder; undefined when off, when it is not a real folder (a symlink is never followed), or when absent and not to be made. */
+function cacheDir(fs, join, create) {
   if (process.env.BOOKMARK_CODE_CACHE === '0') return undefined
   try {
     const home = process.env.BOOKMARK_HOME && process.env.BOOKMARK_HOME.trim() !== '' ? process.env.BOOKMARK_HOME : join(process.env.HOME || require('node:os').homedir(), '.bookmark')
     const dir = join(home, 'cache')
     const s = fs.lstatSync(dir, { throwIfNoEntry: false })
-    if (s === undefined) return { dir, home, exists: false }
+    if (s === undefined) return create ? { dir, home, exists: false } : undefined
     return s.isDirectory() ? { dir, home, exists: true } : undefined
   } catch {
     return undefined

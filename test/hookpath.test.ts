@@ -212,6 +212,18 @@ describe('code cache', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(existsSync(sb.env.BOOKMARK_HOME!)).toBe(false)
+    // A command other than a hook uses the folder only when it is there: a purge twice, --help, leave no home.
+    expect((await runCli(['uninstall', '--purge', '--yes'], { env: sb.env, cwd: project })).code).toBe(0)
+    expect((await runCli(['--help'], { env: sb.env, cwd: project })).code).toBe(0)
+    expect(existsSync(sb.env.BOOKMARK_HOME!)).toBe(false)
+  })
+
+  it('serves the CLI bundle too, once a hook has made the folder', async () => {
+    expect((await runCli(['--version'], { env: sb.env, cwd: project })).code).toBe(0)
+    expect(existsSync(cacheDir())).toBe(false)
+    expect((await stop()).code).toBe(0)
+    expect((await runCli(['--version'], { env: sb.env, cwd: project })).code).toBe(0)
+    expect(readdirSync(cacheDir()).some((f) => /^bookmark\.cjs\..+\.v8c$/.test(f))).toBe(true)
   })
 })
 
