@@ -13,11 +13,10 @@ import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNo
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
-import { projectLayout } from '../store/layout.js'
+import { PREPARED_RESTORE, projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
 import { forget, remember } from './remembered.js'
-import { PREPARED_RESTORE } from '../store/layout.js'
 import type { CaptureResult } from '../ops/capture.js'
 import type { HookContext } from './run.js'
 
