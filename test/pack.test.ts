@@ -4,12 +4,12 @@
  * BOOKMARK_SKIP_SETUP=1 nothing is wired. Installs offline from the local npm cache (no network).
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from './helpers/corpus.js'
+import { tempDir } from './helpers/tmp.js'
 
 const run = promisify(execFile)
 const NPM_CACHE = process.env.npm_config_cache ?? join(process.env.HOME ?? '', '.npm')
@@ -30,7 +30,7 @@ function cleanEnv(home: string, prefix: string, extra: Record<string, string> = 
 }
 
 async function install(extra: Record<string, string> = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'bm-pack-'))
+  const dir = tempDir('bm-pack-')
   const home = join(dir, 'home')
   const prefix = join(dir, 'prefix')
   await mkdir(home, { recursive: true })
@@ -42,7 +42,7 @@ async function install(extra: Record<string, string> = {}) {
 
 describe('npm pack and a global install', () => {
   beforeAll(async () => {
-    const out = await mkdtemp(join(tmpdir(), 'bm-tgz-'))
+    const out = tempDir('bm-tgz-')
     const r = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: REPO_ROOT, timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
     tarball = join(out, r.stdout.trim().split('\n').pop()!)
     await stat(tarball)

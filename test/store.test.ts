@@ -7,6 +7,7 @@ import { runDemo } from '../src/ops/demo.js'
 import { withLock } from '../src/store/lock.js'
 import { ProjectStore, SWEEP_EVERY } from '../src/store/store.js'
 import { testDeps } from './helpers/deps.js'
+import { track } from './helpers/tmp.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
 
 async function walk(dir: string): Promise<string[]> {
@@ -164,6 +165,7 @@ describe('bookmark demo', () => {
   it('captures the bundled session in a temporary folder with its own bookmark home', async () => {
     const deps = await testDeps()
     const d = await runDemo(deps)
+    track(d.folder) // the demo keeps its folder for the user to look at
     expect(d.folder).toMatch(/bookmark-demo-/)
     expect(d.projectRoot.startsWith(d.folder)).toBe(true)
     expect(d.bookmarkHome.startsWith(d.folder)).toBe(true)

@@ -1,14 +1,14 @@
-import { appendFile, mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { jsonl, prompt } from '../../test/helpers/jsonl.js'
+import { tempDir } from '../../test/helpers/tmp.js'
 import { decodeLine, readTranscript } from './read.js'
 import type { TranscriptEntry } from './types.js'
 
 let dir: string
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bm-read-'))
+beforeEach(() => {
+  dir = tempDir('bm-read-')
 })
 
 async function readAll(path: string, cursor?: Parameters<typeof readTranscript>[1], maxLineBytes?: number) {

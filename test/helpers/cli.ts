@@ -1,9 +1,9 @@
 /** Spawns the built CLI with a private HOME, CLAUDE_CONFIG_DIR and bookmark home. */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdir, mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { REPO_ROOT } from './corpus.js'
+import { tempDir } from './tmp.js'
 
 export const BIN = join(REPO_ROOT, 'bin', 'bookmark.cjs')
 
@@ -15,7 +15,7 @@ export interface Sandbox {
 
 /** A temp world: HOME, ~/.claude and ~/.bookmark all inside it; nothing of the real user's is reachable. */
 export async function sandbox(): Promise<Sandbox> {
-  const dir = await mkdtemp(join(tmpdir(), 'bm-e2e-'))
+  const dir = tempDir('bm-e2e-')
   const home = join(dir, 'home')
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

@@ -1,11 +1,10 @@
 /** In-process Deps for operation tests: a temp bookmark home, a fixed clock that advances per call. */
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Deps } from '../../src/ops/context.js'
+import { tempDir } from './tmp.js'
 
 export async function testDeps(overrides: Partial<Deps> = {}): Promise<Deps & { dir: string; logs: string[] }> {
-  const dir = await mkdtemp(join(tmpdir(), 'bm-ops-'))
+  const dir = tempDir('bm-ops-')
   const logs: string[] = []
   let tick = Date.parse('2026-11-28T10:00:00.000Z')
   let n = 0

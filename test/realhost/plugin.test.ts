@@ -4,10 +4,10 @@
  * installs the plugin with its hooks and MCP server. Offline: the marketplace is a local path.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/tmp.js'
 import { CLAUDE_BIN, REPO_ROOT, claudeStatus } from './harness.js'
 
 const status = claudeStatus()
@@ -23,7 +23,7 @@ function claude(args: string[], cwd: string, cfg: string, home: string) {
 }
 
 describe.skipIf(!status.available)('the Claude Code plugin', () => {
-  const root = mkdtempSync(join(tmpdir(), 'bm-plugin-'))
+  const root = tempDir('bm-plugin-')
   const cfg = join(root, 'cfg')
   const home = join(root, 'home')
   mkdirSync(cfg, { recursive: true })
