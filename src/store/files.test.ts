@@ -1,8 +1,11 @@
+import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../../test/helpers/tmp.js'
 import { redactDeep } from '../redact/secrets.js'
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { CORPUS_PRESENT, claudeFiles, extractCorpus } from '../../test/helpers/corpus.js'
-import { redactAround } from './files.js'
+import { ensureDir, redactAround } from './files.js'
 
 const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
 
@@ -49,5 +52,23 @@ describe('redactAround', () => {
       expect(out, name).toEqual(redactDeep(snapshot))
       expect(JSON.stringify(out), name).not.toContain(TOKEN)
     }
+  })
+})
+
+describe('ensureDir', () => {
+  it('makes a missing folder (and its parents) private, keeps one that is there, and refuses a link or a file', async () => {
+    const dir = tempDir('bm-files-')
+    const deep = join(dir, 'a', 'b')
+    await ensureDir(deep)
+    expect(lstatSync(deep).isDirectory()).toBe(true)
+    expect(lstatSync(deep).mode & 0o777).toBe(0o700)
+    writeFileSync(join(deep, 'kept'), 'x')
+    await ensureDir(deep)
+    expect(lstatSync(join(deep, 'kept')).isFile()).toBe(true)
+    mkdirSync(join(dir, 'real'))
+    symlinkSync(join(dir, 'real'), join(dir, 'link'))
+    await expect(ensureDir(join(dir, 'link'))).rejects.toThrow(`${join(dir, 'link')} is a symbolic link`)
+    writeFileSync(join(dir, 'file'), 'x')
+    await expect(ensureDir(join(dir, 'file'))).rejects.toThrow(`${join(dir, 'file')} is not a folder`)
   })
 })

@@ -12,10 +12,21 @@ import { SymlinkRefused } from './read.js'
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
 
-/** Creates a store folder; refuses one that is a symlink (it could lead anywhere). */
+/**
+ * Creates a store folder; refuses one that is a symlink (it could lead anywhere) or not a folder. A folder
+ * already there (every capture after a project's first) costs one lstat, where `mkdir -p` costs three calls.
+ */
 export async function ensureDir(path: string): Promise<void> {
-  await mkdir(path, { recursive: true, mode: DIR_MODE })
-  if ((await lstat(path)).isSymbolicLink()) throw new SymlinkRefused(`${path} is a symbolic link: the store never follows links (remove it)`)
+  let found = await lstat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined
+    throw e
+  })
+  if (found === undefined) {
+    await mkdir(path, { recursive: true, mode: DIR_MODE })
+    found = await lstat(path)
+  }
+  if (found.isSymbolicLink()) throw new SymlinkRefused(`${path} is a symbolic link: the store never follows links (remove it)`)
+  if (!found.isDirectory()) throw new Error(`${path} is not a folder (the store keeps its files in a folder there): move it away`)
 }
 
 export interface WriteOptions {
