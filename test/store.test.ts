@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { capture } from '../src/ops/capture.js'
 import { runDemo } from '../src/ops/demo.js'
 import { withLock } from '../src/store/lock.js'
-import { ProjectStore, SWEEP_EVERY } from '../src/store/store.js'
+import { ProjectStore, SWEEP_EVERY, headFor, storedHead } from '../src/store/store.js'
+import { redact, redactDeep } from '../src/redact/secrets.js'
+import { createState } from '../src/extract/model.js'
 import { testDeps } from './helpers/deps.js'
 import { track } from './helpers/tmp.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
@@ -74,6 +76,37 @@ describe('store', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(6)
     expect(await readFile(join(root, '.bookmark', 'LATEST.md'), 'utf8')).toContain('[REDACTED:')
+  })
+
+  it('stores the cursor head with the names the payload gave redacted, and its own bytes as they are', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+    const t = join(deps.dir, `run-${secret}`, 's.jsonl')
+    await mkdir(join(deps.dir, `run-${secret}`))
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop', lastAssistantMessage: `pushed with ${secret}` }, deps)
+    expect(r.written).toBe(true)
+    const text = await readFile(join(root, '.bookmark', 'cursors', 'S1.json'), 'utf8')
+    expect(text).not.toContain(secret)
+    const head = JSON.parse(text)
+    expect(head.transcript).toBe(join(deps.dir, 'run-[REDACTED:github-token]', 's.jsonl'))
+    expect(head.lastHookMessage).toBe('pushed with [REDACTED:github-token]')
+    const bytes = await readFile(t)
+    expect(head.cursor.head).toBe(bytes.subarray(0, head.cursor.head.length / 2).toString('hex'))
+    expect(head.cursor.tail).toBe(bytes.subarray(bytes.length - head.cursor.tail.length / 2).toString('hex'))
+  })
+
+  it('storedHead redacts what the head did not take from its redacted state, and agrees with redacting it whole', () => {
+    const secret = 'sk-ant-api03-' + 'x7Yq2Lp9Zr4Vt8Wm3Kd6Hs1Jf5Gb0Nc'
+    const state = redactDeep({ ...createState(), branch: `fix/${secret}`, lastAssistant: { text: `done with ${secret}` } })
+    const head = headFor(state, { sessionId: `S/${secret}`, transcript: `/t/${secret}.jsonl`, cursor: { offset: 10, lines: 1, head: '7b22', tail: '7d0a' }, updatedAt: '2026-11-30T00:00:00.000Z', lastHookMessage: `bye ${secret}` }, 'id-1')
+    const stored = storedHead(head, state, redact, redactDeep)
+    expect(JSON.stringify(stored)).not.toContain(secret)
+    expect(stored).toEqual(redactDeep(head))
+    expect(stored.lastAssistantText).toBe(state.lastAssistant!.text) // taken from the state as it is
+    const foreign = storedHead({ ...head, branch: `other/${secret}` }, state, redact, redactDeep)
+    expect(foreign.branch).toBe('other/[REDACTED:anthropic-key]')
   })
 
   it('takes over a lock left by a dead process, and waits for a live one', async () => {

@@ -87,6 +87,46 @@ export function indexEntry(s: Snapshot): IndexEntry {
   }
 }
 
+/**
+ * Where each text of a cursor head comes from (a field added to `CursorHead` must be placed here): the
+ * payload (redacted when stored), the redacted state it was built from (`headFor`: stored as it is when it
+ * still equals the state's), or the program itself (ids, times, numbers, and the cursor's hex of the
+ * transcript's bytes, which must stay as they are to be compared).
+ */
+const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'>> = {
+  version: 'own',
+  sessionId: 'payload',
+  transcript: 'payload',
+  cursor: 'own',
+  updatedAt: 'own',
+  stateId: 'own',
+  work: 'own',
+  lastAssistantText: 'state',
+  branch: 'state',
+  lastSnapshot: 'own',
+  lastHookMessage: 'payload',
+  transcriptStamp: 'own',
+  bytesReadTotal: 'own',
+  captures: 'own',
+}
+
+/**
+ * `head` as stored when `state` is the redacted state it was built from: only its text from elsewhere is
+ * redacted (HEAD_FIELDS; a field not listed there, which the types rule out, is redacted whole). Walking the
+ * whole head ran every rule over the cursor's 256 hex characters with the redactor's expressions still cold:
+ * about 1 ms of a capture.
+ */
+export function storedHead(head: CursorHead, state: ExtractState, redact: (text: string) => string, redactDeep: <T>(value: T) => T): CursorHead {
+  const fromState: Partial<Record<keyof CursorHead, string | undefined>> = { lastAssistantText: state.lastAssistant?.text, branch: state.branch }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(head)) {
+    const kind = HEAD_FIELDS[key as keyof CursorHead] as 'payload' | 'state' | 'own' | undefined
+    if (kind === 'own' || (kind === 'state' && value === fromState[key as keyof CursorHead])) out[key] = value
+    else out[key] = typeof value === 'string' ? redact(value) : redactDeep(value)
+  }
+  return out as unknown as CursorHead
+}
+
 export class ProjectStore extends StoreReader {
   constructor(
     root: string,
@@ -131,13 +171,16 @@ export class ProjectStore extends StoreReader {
 
   /**
    * The state first, then the head that names it: a crash in between leaves a head whose state does not
-   * match (read again). A state from `redactState` is written as it is.
+   * match (read again). A state from `redactState` is written as it is, and so is what its head took from it.
    */
   async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
     const { writeJson } = await writers()
     const file: StateFile = { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state }
-    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(this.redactedStates.has(state) ? { around: { state } } : { known }) })
-    await writeJson(cursorPath(this.layout, head.sessionId), head, { known })
+    const built = this.redactedStates.has(state)
+    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(built ? { around: { state } } : { known }) })
+    if (!built) return writeJson(cursorPath(this.layout, head.sessionId), head, { known })
+    const { redact, redactDeep } = await import('../redact/secrets.js')
+    await writeJson(cursorPath(this.layout, head.sessionId), storedHead(head, state, redact, redactDeep), { redacted: true })
   }
 
 
