@@ -7,7 +7,7 @@
  * that passes the symlink guard.
  */
 import { join } from 'node:path'
-import { rm } from '../shared/fsp.js'
+import { removeFile } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
 import { type GitInfo, gitIndexFile } from '../store/git.js'
@@ -65,5 +65,5 @@ export async function remember<K, V>(root: string, name: string, version: number
 }
 
 export async function forget(root: string, name: string): Promise<void> {
-  await rm(join(projectLayout(root).dir, name), { force: true })
+  await removeFile(join(projectLayout(root).dir, name))
 }

@@ -53,6 +53,18 @@ export const rename = (from: string, to: string): Promise<void> => now(() => ren
 export const realpath = (path: string): Promise<string> => now(() => realpathSync(path))
 export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => chownSync(path, uid, gid))
 export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => rmSync(path, options))
+/**
+ * Removes a file (never a folder); nothing to do when it is gone. One unlink: the first `rmSync` of a process
+ * compiles Node's own rimraf, about 0.7 ms of a capture that prunes a snapshot.
+ */
+export const removeFile = (path: string): Promise<void> =>
+  now(() => {
+    try {
+      unlinkSync(path)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    }
+  })
 export const mkdir = (path: string, options?: MakeDirectoryOptions): Promise<string | undefined> => now(() => mkdirSync(path, options))
 
 export function readFile(path: string, encoding: BufferEncoding, flag?: number): Promise<string>

@@ -4,7 +4,7 @@
  * from transcripts and are not flushed to disk one by one (atomic.ts says why); files people write
  * through us (configuration, the setup record) ask for `durable`.
  */
-import { lstat, mkdir } from '../shared/fsp.js'
+import { lstat, lstatOrNone, mkdir } from '../shared/fsp.js'
 import { atomicWrite } from './atomic.js'
 import { type KnownRedacted, redact, redactDeep } from '../redact/secrets.js'
 import { SymlinkRefused } from './read.js'
@@ -17,10 +17,7 @@ export const DIR_MODE = 0o700
  * already there (every capture after a project's first) costs one lstat, where `mkdir -p` costs three calls.
  */
 export async function ensureDir(path: string): Promise<void> {
-  let found = await lstat(path).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return undefined
-    throw e
-  })
+  let found = await lstatOrNone(path)
   if (found === undefined) {
     await mkdir(path, { recursive: true, mode: DIR_MODE })
     found = await lstat(path)

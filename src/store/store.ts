@@ -2,7 +2,7 @@
  * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
  * trail are written atomically; the shared ones under the project lock.
  */
-import { readdir, rm, stat } from '../shared/fsp.js'
+import { readdir, removeFile, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import type { KnownRedacted } from '../redact/secrets.js'
@@ -250,7 +250,7 @@ export class ProjectStore extends StoreReader {
       // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
       // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
       const { index } = await this.readIndex().catch(() => ({ index: { version: INDEX_VERSION, snapshots: [] as IndexEntry[] } }))
-      if (!index.snapshots.some((x) => x.id === snapshot.id)) await rm(snapshotPath(l, snapshot.id), { force: true }).catch(() => undefined)
+      if (!index.snapshots.some((x) => x.id === snapshot.id)) await removeFile(snapshotPath(l, snapshot.id)).catch(() => undefined)
       throw e
     }
   }
@@ -273,7 +273,7 @@ export class ProjectStore extends StoreReader {
       await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true })
       if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
       await this.updateTrails(snapshot, touched)
-      for (const id of pruned) await rm(snapshotPath(l, id), { force: true })
+      for (const id of pruned) await removeFile(snapshotPath(l, id))
       if (tidy) {
         await this.removeOrphans(new Set(kept.map((e) => e.id)))
         for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
@@ -338,7 +338,7 @@ export class ProjectStore extends StoreReader {
 
   private async removeIfOlder(path: string, now: number, ageMs: number): Promise<void> {
     try {
-      if (now - (await stat(path)).mtimeMs > ageMs) await rm(path, { force: true })
+      if (now - (await stat(path)).mtimeMs > ageMs) await removeFile(path)
     } catch {
       // already gone
     }
@@ -371,8 +371,9 @@ export class ProjectStore extends StoreReader {
       const oldest = paths.sort((a, b) => compareText(trails.files[a]?.[0]?.ts ?? '', trails.files[b]?.[0]?.ts ?? ''))
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
-    // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted.
-    await writeJson(l.trailsJson, trails, { redacted: true })
+    // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted. One line:
+    // files.md is the trail people read, and indenting the 50 KB or so of a long project's trail cost each capture.
+    await writeJson(l.trailsJson, trails, { redacted: true, compact: true })
     // Rendered from the trail just written.
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
   }

@@ -2,7 +2,7 @@
  * Removing the temp files of writes that a killed process left behind. Only old ones: a fresh temp file
  * may belong to a write in progress right now.
  */
-import { readdir, rm, stat, statOrNone } from '../shared/fsp.js'
+import { readdir, removeFile, stat, statOrNone } from '../shared/fsp.js'
 import { join } from 'node:path'
 import { TEMP_SUFFIX } from './atomic.js'
 
@@ -50,7 +50,7 @@ async function sweepOld(dir: string, ageMs: number, nowMs: number, pick: (name: 
     try {
       if (!(await pick(name))) continue
       if (nowMs - (await stat(path)).mtimeMs > ageMs) {
-        await rm(path, { force: true })
+        await removeFile(path)
         removed++
       }
     } catch {
