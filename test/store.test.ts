@@ -8,6 +8,7 @@ import { withLock } from '../src/store/lock.js'
 import { ProjectStore, SWEEP_EVERY, headFor, storedHead } from '../src/store/store.js'
 import { redact, redactDeep } from '../src/redact/secrets.js'
 import { createState } from '../src/extract/model.js'
+import { fingerprint } from '../src/transcript/fingerprint.js'
 import { testDeps } from './helpers/deps.js'
 import { track } from './helpers/tmp.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
@@ -78,23 +79,48 @@ describe('store', () => {
     expect(await readFile(join(root, '.bookmark', 'LATEST.md'), 'utf8')).toContain('[REDACTED:')
   })
 
-  it('stores the cursor head with the names the payload gave redacted, and its own bytes as they are', async () => {
+  it('stores the cursor head with the names the payload gave redacted, and fingerprints of the transcript, not its bytes', async () => {
     const deps = await testDeps()
     const root = await project(deps.dir)
     const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
     const t = join(deps.dir, `run-${secret}`, 's.jsonl')
     await mkdir(join(deps.dir, `run-${secret}`))
-    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    // The last line is a message the user queued while the model worked: its last bytes are what they typed.
+    const queued = { type: 'queue-operation', operation: 'enqueue', timestamp: '2026-11-30T04:00:00.000Z', sessionId: 'S1', content: `and push it with ${secret}` }
+    await writeFile(t, `${jsonl([prompt('a request that matters', { cwd: root })])}${JSON.stringify(queued)}\n`)
     const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop', lastAssistantMessage: `pushed with ${secret}` }, deps)
     expect(r.written).toBe(true)
     const text = await readFile(join(root, '.bookmark', 'cursors', 'S1.json'), 'utf8')
     expect(text).not.toContain(secret)
+    expect(text).not.toContain(Buffer.from(secret.slice(-12)).toString('hex'))
     const head = JSON.parse(text)
     expect(head.transcript).toBe(join(deps.dir, 'run-[REDACTED:github-token]', 's.jsonl'))
     expect(head.lastHookMessage).toBe('pushed with [REDACTED:github-token]')
     const bytes = await readFile(t)
-    expect(head.cursor.head).toBe(bytes.subarray(0, head.cursor.head.length / 2).toString('hex'))
-    expect(head.cursor.tail).toBe(bytes.subarray(bytes.length - head.cursor.tail.length / 2).toString('hex'))
+    expect(head.cursor.head).toBe(fingerprint(bytes.subarray(0, 64)))
+    expect(head.cursor.tail).toBe(fingerprint(bytes.subarray(bytes.length - 64)))
+  })
+
+  it('continues a cursor an older version wrote, with hex of the bytes, and writes fingerprints from then on', async () => {
+    const deps = await testDeps()
+    const root = await project(deps.dir)
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)
+    const headPath = join(root, '.bookmark', 'cursors', 'S1.json')
+    const head = JSON.parse(await readFile(headPath, 'utf8'))
+    const bytes = await readFile(t)
+    await writeFile(headPath, JSON.stringify({ ...head, transcriptStamp: undefined, cursor: { ...head.cursor, head: bytes.subarray(0, 64).toString('hex'), tail: bytes.subarray(bytes.length - 64).toString('hex') } }))
+    const more = jsonl([prompt('and another one', { cwd: root })])
+    await appendFile(t, more)
+    const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)
+    expect(r.stats).toMatchObject({ restarted: false, bytesRead: Buffer.byteLength(more) })
+    expect(JSON.parse(await readFile(headPath, 'utf8')).cursor.tail).toMatch(/^64:[0-9a-f]{16}$/)
+    // Hex that no longer fits the file (rewritten): read again from the start.
+    const now = JSON.parse(await readFile(headPath, 'utf8'))
+    await writeFile(headPath, JSON.stringify({ ...now, transcriptStamp: undefined, cursor: { ...now.cursor, head: Buffer.from('{"not":"this file"}').toString('hex') } }))
+    await appendFile(t, jsonl([prompt('a third', { cwd: root })]))
+    expect((await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)).stats.restarted).toBe(true)
   })
 
   it('storedHead redacts what the head did not take from its redacted state, and agrees with redacting it whole', () => {

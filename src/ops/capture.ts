@@ -16,6 +16,7 @@ import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../store/project.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
 import type { ProjectStore } from '../store/store.js'
+import { keptLength, sameBytes } from '../transcript/fingerprint.js'
 import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from './context.js'
 
@@ -150,13 +151,15 @@ export async function cursorAtEnd(path: string, cursor: TranscriptCursor): Promi
     fh = await open(path, 'r')
     const { size } = await fh.stat()
     if (size !== cursor.offset || cursor.head === '' || cursor.tail === undefined) return false
-    // The cursor keeps these bytes as hex: as many are read as it kept (readTranscript's own check).
-    const head = Buffer.alloc(cursor.head.length / 2)
-    const tail = Buffer.alloc(cursor.tail.length / 2)
-    if (head.length > size || tail.length > size) return false
+    // The cursor keeps fingerprints of these bytes: as many are read as they describe (readTranscript's own check).
+    const headLength = keptLength(cursor.head)
+    const tailLength = keptLength(cursor.tail)
+    if (headLength < 1 || tailLength < 1 || headLength > size || tailLength > size) return false
+    const head = Buffer.alloc(headLength)
+    const tail = Buffer.alloc(tailLength)
     await fh.read(head, 0, head.length, 0)
     await fh.read(tail, 0, tail.length, size - tail.length)
-    return head.toString('hex') === cursor.head && tail.toString('hex') === cursor.tail
+    return sameBytes(cursor.head, head) && sameBytes(cursor.tail, tail)
   } catch {
     return false
   } finally {

@@ -90,7 +90,7 @@ export function indexEntry(s: Snapshot): IndexEntry {
 /**
  * Where each text of a cursor head comes from (a field added to `CursorHead` must be placed here): the
  * payload (redacted when stored), the redacted state it was built from (`headFor`: stored as it is when it
- * still equals the state's), or the program itself (ids, times, numbers, and the cursor's hex of the
+ * still equals the state's), or the program itself (ids, times, numbers, and the cursor's fingerprints of the
  * transcript's bytes, which must stay as they are to be compared).
  */
 const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'>> = {
@@ -113,8 +113,8 @@ const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'
 /**
  * `head` as stored when `state` is the redacted state it was built from: only its text from elsewhere is
  * redacted (HEAD_FIELDS; a field not listed there, which the types rule out, is redacted whole). Walking the
- * whole head ran every rule over the cursor's 256 hex characters with the redactor's expressions still cold:
- * about 1 ms of a capture.
+ * whole head ran every rule over the cursor's bytes (256 hex characters then) with the redactor's expressions
+ * still cold: about 1 ms of a capture.
  */
 export function storedHead(head: CursorHead, state: ExtractState, redact: (text: string) => string, redactDeep: <T>(value: T) => T): CursorHead {
   const fromState: Partial<Record<keyof CursorHead, string | undefined>> = { lastAssistantText: state.lastAssistant?.text, branch: state.branch }

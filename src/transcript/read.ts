@@ -4,6 +4,7 @@
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer'
 import { type FileHandle, open, readInBackground } from '../shared/fsp.js'
+import { fingerprint, keptLength, sameBytes } from './fingerprint.js'
 import { parseLine } from './parse.js'
 import type { TranscriptEntry } from './types.js'
 
@@ -12,9 +13,9 @@ export interface TranscriptCursor {
   offset: number
   /** Lines consumed so far (so line numbers stay absolute across reads). */
   lines: number
-  /** Hex of the file's first bytes when the cursor was made; a file whose head differs was rewritten. */
+  /** Fingerprint of the file's first bytes when the cursor was made (fingerprint.ts); a file whose head differs was rewritten. */
   head: string
-  /** Hex of the bytes just before `offset`: a file rewritten with the same head still differs here. */
+  /** Fingerprint of the bytes just before `offset`: a file rewritten with the same head still differs here. */
   tail?: string
 }
 
@@ -52,11 +53,11 @@ export interface ReadOptions {
   onRestart?: () => void
 }
 
-async function bytesBefore(fh: FileHandle, offset: number): Promise<string> {
-  const len = Math.min(HEAD_BYTES, offset)
-  const buf = Buffer.alloc(len)
-  await fh.read(buf, 0, len, offset - len)
-  return buf.toString('hex')
+/** The `len` bytes before `offset` (as many as there are). */
+async function bytesBefore(fh: FileHandle, offset: number, len = Math.min(HEAD_BYTES, offset)): Promise<Buffer> {
+  const buf = Buffer.alloc(Math.max(0, Math.min(len, offset)))
+  if (buf.length > 0) await fh.read(buf, 0, buf.length, offset - buf.length)
+  return buf
 }
 
 /** Lines shorter than this are decoded the plain way whatever they hold: the faster way costs a buffer. */
@@ -101,15 +102,18 @@ export async function readTranscript(
     const { size } = await fh.stat()
     const headBuf = Buffer.alloc(Math.min(HEAD_BYTES, size))
     if (headBuf.length > 0) await fh.read(headBuf, 0, headBuf.length, 0)
-    const head = headBuf.toString('hex')
+    const head = fingerprint(headBuf)
 
     let start = cursor ?? EMPTY_CURSOR
     let restarted = false
     let tailMatches = true
     if (start.offset > 0 && start.offset <= size && start.tail !== undefined) {
-      tailMatches = (await bytesBefore(fh, start.offset)) === start.tail
+      tailMatches = sameBytes(start.tail, await bytesBefore(fh, start.offset, keptLength(start.tail)))
     }
-    if (start.offset > size || !head.startsWith(start.head) || (start.head === '' && start.offset > 0) || !tailMatches) {
+    // The first bytes the cursor saw are still the file's first bytes (the file may have been shorter then).
+    const headLength = keptLength(start.head)
+    const headMatches = headLength >= 0 && headLength <= headBuf.length && sameBytes(start.head, headBuf.subarray(0, headLength))
+    if (start.offset > size || !headMatches || (start.head === '' && start.offset > 0) || !tailMatches) {
       start = EMPTY_CURSOR
       restarted = cursor !== undefined && cursor.offset > 0
       if (restarted) options.onRestart?.()
@@ -290,7 +294,7 @@ export async function readTranscript(
         stats.partialTail = true
       }
     }
-    if (stats.cursor.offset > 0) stats.cursor.tail = await bytesBefore(fh, stats.cursor.offset)
+    if (stats.cursor.offset > 0) stats.cursor.tail = fingerprint(await bytesBefore(fh, stats.cursor.offset))
     return stats
   } finally {
     await fh.close()
