@@ -131,6 +131,28 @@ describe('prepared startup restore', () => {
     expect(r).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('never keeps a project path or branch that holds a secret: for such a project the answer is made each time', async () => {
+    const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+    project = await gitRepo(join(sb.dir, secret, 'proj'))
+    execFileSync('git', ['checkout', '-q', '-b', `fix/${secret}`], { cwd: project })
+    transcript = join(sb.dir, 'second', `${SID}.jsonl`)
+    await mkdir(join(sb.dir, 'second'))
+    await writeFile(transcript, jsonl([prompt('add a CSV export to the notes command', { cwd: project })]))
+    await capturedTurn()
+    await writeNarrative(1)
+    await capturedTurn()
+    for (const name of ['restore.prepared.json', 'narrative.state.json']) {
+      const text = await readFile(join(project, '.bookmark', name), 'utf8')
+      expect(text, name).not.toContain(secret)
+      expect(text, name).toContain('[REDACTED:github-token]')
+    }
+    await mark()
+    const restored = await startup()
+    expect(restored).toContain('Step')
+    expect(restored).not.toContain(MARK)
+    expect(restored).not.toContain(secret)
+  })
+
   it('a damaged or foreign file is ignored', async () => {
     const p = await readPrepared()
     await writeFile(preparedFile(), '{ not json')

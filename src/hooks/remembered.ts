@@ -59,9 +59,16 @@ export async function recall<K, V>(root: string, name: string, version: number, 
 }
 
 /** Keeps `value` under `key` in `.bookmark/<name>` (atomically; the value is written as it is: already redacted). */
-export async function remember<K, V>(root: string, name: string, version: number, key: K, value: V): Promise<void> {
-  const { writeJson } = await import('../store/files.js')
-  await writeJson(join(projectLayout(root).dir, name), { version, key, value } satisfies RememberedFile<K, V>, { redacted: true })
+/**
+ * Keeps `value` (stored as it is: the callers give redacted text or judgements of numbers and flags) for `key`.
+ * Of a key, only the project's path and its branch come from outside (the rest are stamps, numbers, git's
+ * checked hex ids and this build): they are stored redacted. A path or branch that held a secret then never
+ * equals the key computed next time, so that answer is made again on each call instead of being read.
+ */
+export async function remember<K extends BaseKey, V>(root: string, name: string, version: number, key: K, value: V): Promise<void> {
+  const [{ writeJson }, { redact }] = await Promise.all([import('../store/files.js'), import('../redact/secrets.js')])
+  const stored: K = { ...key, root: redact(key.root), branch: key.branch === null ? null : redact(key.branch) }
+  await writeJson(join(projectLayout(root).dir, name), { version, key: stored, value } satisfies RememberedFile<K, V>, { redacted: true })
 }
 
 export async function forget(root: string, name: string): Promise<void> {
