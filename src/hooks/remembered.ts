@@ -58,9 +58,9 @@ export async function recall<K, V>(root: string, name: string, version: number, 
   }
 }
 
-/** Keeps `value` under `key` in `.bookmark/<name>` (atomically; the value is written as it is: already redacted). */
 /**
- * Keeps `value` (stored as it is: the callers give redacted text or judgements of numbers and flags) for `key`.
+ * Keeps `value` under `key` in `.bookmark/<name>`, atomically. The value is stored as it is: the callers give
+ * redacted text or judgements of numbers and flags.
  * Of a key, only the project's path and its branch come from outside (the rest are stamps, numbers, git's
  * checked hex ids and this build): they are stored redacted. A path or branch that held a secret then never
  * equals the key computed next time, so that answer is made again on each call instead of being read.
