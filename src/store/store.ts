@@ -173,12 +173,13 @@ export class ProjectStore extends StoreReader {
    * The state first, then the head that names it: a crash in between leaves a head whose state does not
    * match (read again). A state from `redactState` is written as it is, and so is what its head took from it.
    */
-  async saveCursor(head: CursorHead, state: ExtractState, known?: KnownRedacted): Promise<void> {
+  async saveCursor(head: CursorHead, state: ExtractState): Promise<void> {
     const { writeJson } = await writers()
     const file: StateFile = { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state }
     const built = this.redactedStates.has(state)
-    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(built ? { around: { state } } : { known }) })
-    if (!built) return writeJson(cursorPath(this.layout, head.sessionId), head, { known })
+    // Any other state (none is passed today) and its head are redacted whole.
+    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(built ? { around: { state } } : {}) })
+    if (!built) return writeJson(cursorPath(this.layout, head.sessionId), head)
     const { redact, redactDeep } = await import('../redact/secrets.js')
     await writeJson(cursorPath(this.layout, head.sessionId), storedHead(head, state, redact, redactDeep), { redacted: true })
   }
