@@ -5,12 +5,12 @@
  * relocated. The bench's sandboxes live in a temp folder; HOME of the harness points into it too.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { CORPUS_PRESENT, REPO_ROOT } from './helpers/corpus.js'
+import { tempDir } from './helpers/tmp.js'
 
 interface Source {
   name: string
@@ -42,15 +42,6 @@ const corpus = (await import(pathToFileURL(join(REPO_ROOT, 'bench', 'lib', 'corp
 /** A parsed transcript line: any shape. */
 type Line = Record<string, any>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const dirs: string[] = []
-function tempDir(label: string): string {
-  const d = mkdtempSync(join(tmpdir(), `bm-bench-test-${label}-`))
-  dirs.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true })
-})
 
 function parseLines(text: string): Line[] {
   return text
@@ -87,7 +78,7 @@ describe('bench generator: re-id and relocation of a repeated session', () => {
   let lines: Line[]
   let reps: Line[][]
   beforeAll(() => {
-    const dir = tempDir('gen')
+    const dir = tempDir('bm-bench-test-gen-')
     const sourcePath = join(dir, 'session.jsonl')
     writeFileSync(sourcePath, handMade())
     source = corpus.describeSource(sourcePath)
@@ -200,7 +191,7 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   let json: string
   let md: string
   beforeAll(() => {
-    const dir = tempDir('run')
+    const dir = tempDir('bm-bench-test-run-')
     json = join(dir, 'results.json')
     md = join(dir, 'results.md')
     const home = join(dir, 'harness-home')
