@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { capture } from '../src/ops/capture.js'
 import { runDemo } from '../src/ops/demo.js'
+import { status } from '../src/ops/query.js'
 import { withLock } from '../src/store/lock.js'
 import { ProjectStore, SWEEP_EVERY, headFor, storedHead } from '../src/store/store.js'
 import { redact, redactDeep } from '../src/redact/secrets.js'
@@ -40,6 +41,23 @@ describe('store', () => {
     const index = JSON.parse(await readFile(join(root, '.bookmark', 'index.json'), 'utf8'))
     expect(index.snapshots.map((e: { id: string }) => e.id)).toEqual(ids.slice(2).reverse())
     expect((await readdir(join(root, '.bookmark', 'snapshots'))).sort()).toEqual(ids.slice(2).map((id) => `${id}.json`))
+  })
+
+  it('drops the pruned snapshots of a project whose path holds a secret from the registry', async () => {
+    const deps = await testDeps({ indexCap: 2 })
+    const secret = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2'
+    await mkdir(join(deps.dir, secret), { recursive: true })
+    const root = await project(join(deps.dir, secret))
+    const t = join(deps.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
+    const ids: string[] = []
+    for (let i = 0; i < 4; i++) ids.push((await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)).snapshot!.id)
+    const text = await readFile(join(deps.bookmarkHome, 'registry.json'), 'utf8')
+    expect(text).not.toContain(secret)
+    // Only what the index still holds: the two pruned snapshots left the registry with their files.
+    expect(JSON.parse(text).entries.map((e: { snapshotId: string }) => e.snapshotId)).toEqual(ids.slice(2).reverse())
+    // `bookmark status` counts them as this project's.
+    expect((await status(root, deps)).registryEntries).toBe(2)
   })
 
   it('keeps files private: folders 0700, files 0600, in the project store and the bookmark home', async () => {

@@ -9,7 +9,7 @@ import { InputError } from '../ops/query.js'
 import { readGitInfo } from '../store/git.js'
 import { homeLayout } from '../store/layout.js'
 import { findProjectRoot } from '../store/project.js'
-import { addToRegistry, readRegistry } from '../store/registry.js'
+import { addToRegistry, entriesOf, readRegistry } from '../store/registry.js'
 import { ProjectStore } from '../store/store.js'
 
 export async function clearPointer(dir: string, deps: Deps): Promise<{ projectRoot: string; pointer: string }> {
@@ -20,7 +20,7 @@ export async function clearPointer(dir: string, deps: Deps): Promise<{ projectRo
   const store = new ProjectStore(root, deps.indexCap)
   const { index } = await store.readIndex()
   const latest = index.snapshots[0]
-  if (!registry.entries.some((e) => e.project === root)) {
+  if ((await entriesOf(registry, root)).length === 0) {
     if (!latest) throw new InputError(`${root} has no snapshots yet: capture one first (\`bookmark snapshot\`), so the pointer has a registered project to lead to`)
     await addToRegistry(deps.bookmarkHome, { project: root, snapshotId: latest.id, sessionId: latest.sessionId, createdAt: latest.createdAt, task: latest.task }, deps.registryCap)
   }

@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Snapshot } from '../snapshot/model.js'
 import { isSnapshotId } from '../store/layout.js'
-import { type RegistryEntry, readRegistry } from '../store/registry.js'
+import { type RegistryEntry, entriesOf, readRegistry } from '../store/registry.js'
 import type { IndexEntry } from '../store/store.js'
 import { openProject } from './capture.js'
 import type { Deps } from './context.js'
@@ -45,7 +45,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
     snapshots: index.snapshots.length,
     sessions,
     latest: index.snapshots[0] ?? null,
-    registryEntries: reg.registry.entries.filter((e) => e.project === store.layout.root).length,
+    registryEntries: (await entriesOf(reg.registry, store.layout.root)).length,
     bookmarkHome: deps.bookmarkHome,
     narrativeBlocks: hooks.reduce((n, h) => n + h.blocks, 0),
     compactions: hooks.reduce((n, h) => n + h.compactions, 0),

@@ -42,6 +42,18 @@ export async function readRegistry(bookmarkHome: string): Promise<{ registry: Re
   return { registry: { version: REGISTRY_VERSION, entries: [] }, ...(r.missing ? {} : { problem: r.reason }) }
 }
 
+/** An entry as the registry file holds it: redacted (a folder can be named after a token). */
+async function asStored<T extends Pick<RegistryEntry, 'project'>>(entry: T): Promise<T> {
+  const { redactDeep } = await import('../redact/secrets.js')
+  return redactDeep(entry)
+}
+
+/** The registry's entries of the project at `root`, matched as stored (redacted). */
+export async function entriesOf(registry: Registry, root: string): Promise<RegistryEntry[]> {
+  const { project } = await asStored({ project: root })
+  return registry.entries.filter((e) => e.project === project)
+}
+
 /**
  * Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone).
  * `tidy` (default true) also removes old temp files of killed writes from the bookmark home.
@@ -58,11 +70,13 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
   }
   await withLock(home.lock, async () => {
     const { registry } = await readRegistry(bookmarkHome)
-    const gone = new Set(pruned)
-    const rest = registry.entries.filter((e) => !(e.project === entry.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
     // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
-    const { redactDeep } = await import('../redact/secrets.js')
-    const entries = [redactDeep(entry), ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
+    // Old entries are matched by the project as stored: a path that holds a secret is stored redacted, and its
+    // pruned snapshots must still leave the registry.
+    const stored = await asStored(entry)
+    const gone = new Set(pruned)
+    const rest = registry.entries.filter((e) => !(e.project === stored.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
+    const entries = [stored, ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
   })
 }
