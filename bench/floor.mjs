@@ -8,10 +8,13 @@
  *   - shipped: `bin/bookmark.cjs` as built;
  *   - state only: a copy of the build whose capture records nothing (`const record = false` in the built fold
  *     chunk): it reads the turn, folds it, redacts and stores the state and the cursor, and writes no snapshot,
- *     index, LATEST.md, trail, registry entry, pointer or prepared restore.
+ *     index, LATEST.md, trail, registry entry, pointer or prepared restore;
+ *   - hand-off only: `bench/lib/detach.cjs`, which starts the shipped Stop as a detached process (the payload
+ *     on its stdin, no stdout or stderr) and exits: what moving the capture off the hook's path would cost the
+ *     hook before it did any work of its own. Its check waits, untimed, for the detached capture to finish.
  * Each build runs its own blocks (alternating builds would make their code caches, which share file names,
  * replace each other on every run). Every run is checked: exit 0, no failure on stderr, the cursor at the
- * transcript's end, and a new snapshot for the shipped build only. It prints the ratios; it asserts no time.
+ * transcript's end, and a new snapshot except for the state-only build. It prints the ratios; it asserts no time.
  * Knobs: FLOOR_ROUNDS (21), FLOOR_WARMUP (4), FLOOR_BLOCKS (2 per build). Exit 2 when it cannot start.
  */
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -22,6 +25,22 @@ import { corpusDir, findTurn, loadSources, newTurn } from './lib/corpus.mjs'
 import { BenchError, median, nodeCommand, paired } from './lib/measure.mjs'
 
 const RECORD = /const record = [^;\n]+;/g
+const DETACH = join(REPO_ROOT, 'bench', 'lib', 'detach.cjs')
+
+/** Waits (untimed, between runs) until `done()`, at most 30 s; a file read mid-write counts as not yet. */
+function waitFor(done, failure) {
+  const until = Date.now() + 30_000
+  const nap = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    try {
+      if (done()) return
+    } catch {
+      // written as we read: try again
+    }
+    if (Date.now() > until) throw new BenchError(failure)
+    Atomics.wait(nap, 0, 0, 5)
+  }
+}
 
 /** A copy of the built CLI in `dir` whose capture records nothing; throws when the built code no longer has the line. */
 export function stateOnlyBuild(dir) {
@@ -76,7 +95,9 @@ function main() {
     const builds = [
       { name: 'shipped', bin: join(REPO_ROOT, 'bin', 'bookmark.cjs'), records: true },
       { name: 'state only', bin: stateOnlyBuild(join(scratch, 'state-only')), records: false },
+      { name: 'hand-off', bin: join(REPO_ROOT, 'bin', 'bookmark.cjs'), records: true, detached: true },
     ]
+    const cursorOffset = () => JSON.parse(readFileSync(join(store, 'cursors', `${payload.session_id}.json`), 'utf8')).cursor.offset
     const indexHead = () => JSON.parse(readFileSync(join(store, 'index.json'), 'utf8')).snapshots?.[0]?.id
     const results = builds.map(() => [])
     for (let block = 0; block < blocks; block++) {
@@ -85,7 +106,7 @@ function main() {
         const input = join(scratch, 'payload.json')
         const r = paired({
           a: nodeCommand(['-e', '0'], { stdin: input }),
-          b: nodeCommand([build.bin, 'stop'], { stdin: input }),
+          b: nodeCommand(build.detached ? [DETACH, build.bin] : [build.bin, 'stop'], { stdin: input }),
           env,
           cwd: join(world, 'project'),
           rounds,
@@ -98,8 +119,10 @@ function main() {
           },
           check: (run) => {
             if (run.status !== 0 || /hook (failed|error)/.test(run.stderr)) throw new BenchError(`${build.name}: exit ${run.status}: ${run.stderr.slice(0, 300)}`)
-            const cursor = JSON.parse(readFileSync(join(store, 'cursors', `${payload.session_id}.json`), 'utf8')).cursor
-            if (cursor.offset !== readFileSync(payload.transcript_path).length) throw new BenchError(`${build.name}: the turn was not captured (cursor at ${cursor.offset})`)
+            const size = readFileSync(payload.transcript_path).length
+            if (build.detached) waitFor(() => cursorOffset() === size && indexHead() !== head, `${build.name}: the detached capture did not finish`)
+            const offset = cursorOffset()
+            if (offset !== size) throw new BenchError(`${build.name}: the turn was not captured (cursor at ${offset})`)
             const now = indexHead()
             if ((now !== head) !== build.records) throw new BenchError(`${build.name}: ${build.records ? 'no snapshot written' : 'a snapshot was written'}`)
             head = now

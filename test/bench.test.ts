@@ -250,7 +250,7 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
     }
   })
 
-  it('bench/floor.mjs times the capture as shipped and one that stores only its state, checking each run', () => {
+  it('bench/floor.mjs times the capture as shipped, one that stores only its state, and a hand-off to a detached capture, checking each run', () => {
     const kept = /^bench: kept (.+) \(BENCH_KEEP=1\)$/m.exec(run.stderr)?.[1]
     expect(kept, run.stderr.slice(-500)).toBeDefined()
     const env = { PATH: process.env.PATH, HOME: kept!, FLOOR_ROUNDS: '2', FLOOR_WARMUP: '1', FLOOR_BLOCKS: '1', ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}) }
@@ -258,6 +258,7 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
     expect(floor.status, floor.stderr).toBe(0)
     expect(floor.stdout).toMatch(/^shipped {4}block 1: [\d.]+x bare node/m)
     expect(floor.stdout).toMatch(/^state only block 1: [\d.]+x bare node/m)
+    expect(floor.stdout).toMatch(/^hand-off {3}block 1: [\d.]+x bare node/m)
     const usage = spawnSync(process.execPath, [join(REPO_ROOT, 'bench', 'floor.mjs')], { env, encoding: 'utf8' })
     expect(usage.status).toBe(2)
     expect(usage.stderr).toContain('usage: node bench/floor.mjs WORLD')
