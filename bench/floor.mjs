@@ -11,7 +11,7 @@
  *     index, LATEST.md, trail, registry entry, pointer or prepared restore;
  *   - hand-off only: `bench/lib/detach.cjs`, which starts the shipped Stop as a detached process (the payload
  *     on its stdin, no stdout or stderr) and exits: what moving the capture off the hook's path would cost the
- *     hook before it did any work of its own. Its check waits, untimed, for the detached capture to finish.
+ *     hook before it did any work of its own. Its check waits, untimed, for the detached process to end.
  * Each build runs its own blocks (alternating builds would make their code caches, which share file names,
  * replace each other on every run). Every run is checked: exit 0, no failure on stderr, the cursor at the
  * transcript's end, and a new snapshot except for the state-only build. It prints the ratios; it asserts no time.
@@ -27,18 +27,35 @@ import { BenchError, median, nodeCommand, paired } from './lib/measure.mjs'
 const RECORD = /const record = [^;\n]+;/g
 const DETACH = join(REPO_ROOT, 'bench', 'lib', 'detach.cjs')
 
-/** Waits (untimed, between runs) until `done()`, at most 30 s; a file read mid-write counts as not yet. */
+/** Waits (untimed, between runs) until `done()`, at most 30 s. */
 function waitFor(done, failure) {
   const until = Date.now() + 30_000
   const nap = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
-    try {
-      if (done()) return
-    } catch {
-      // written as we read: try again
-    }
+    if (done()) return
     if (Date.now() > until) throw new BenchError(failure)
     Atomics.wait(nap, 0, 0, 5)
+  }
+}
+
+/**
+ * Whether process `pid` still runs. A detached child is re-parented, and a PID 1 that does not reap (as in some
+ * containers) leaves it a zombie (`Z` in /proc/PID/stat), which has finished all the same.
+ */
+function running(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) throw new BenchError(`hand-off: no child pid on stdout (${pid})`)
+  if (existsSync('/proc/self')) {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z'
+    } catch {
+      return false // gone
+    }
+  }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return e.code === 'EPERM'
   }
 }
 
@@ -120,7 +137,7 @@ function main() {
           check: (run) => {
             if (run.status !== 0 || /hook (failed|error)/.test(run.stderr)) throw new BenchError(`${build.name}: exit ${run.status}: ${run.stderr.slice(0, 300)}`)
             const size = readFileSync(payload.transcript_path).length
-            if (build.detached) waitFor(() => cursorOffset() === size && indexHead() !== head, `${build.name}: the detached capture did not finish`)
+            if (build.detached) waitFor(() => !running(Number(run.stdout)), `${build.name}: the detached capture (pid ${run.stdout}) still runs after 30 s`)
             const offset = cursorOffset()
             if (offset !== size) throw new BenchError(`${build.name}: the turn was not captured (cursor at ${offset})`)
             const now = indexHead()
