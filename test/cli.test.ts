@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt, assistantText } from './helpers/jsonl.js'
+import { stateDir } from './helpers/narrative.js'
 
 let sb: Sandbox
 let project: string
@@ -32,7 +33,9 @@ describe('bookmark snapshot / status / list / show', () => {
     expect(out).toMatchObject({ written: true, projectRoot: project, sessionId: 'session-a' })
     expect(out.snapshotId).toMatch(/^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/)
     const dir = join(project, '.bookmark')
-    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'LATEST.md', 'cursors', 'index.json', 'sessions', 'snapshots', 'trails'])
+    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'LATEST.md', 'index.json', 'snapshots', 'trails'])
+    // What only this machine needs (cursors, session state) is kept in the bookmark home, not in the project.
+    expect((await readdir(await stateDir(sb.env.BOOKMARK_HOME!, project))).sort()).toEqual(['cursors', 'sessions'])
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('*\n')
     const latest = await readFile(join(dir, 'LATEST.md'), 'utf8')
     expect(latest).toContain('add an export command')
@@ -128,9 +131,10 @@ describe('concurrency', () => {
     const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'))
     expect(index.snapshots.map((e: { id: string }) => e.id).sort()).toEqual([...ids].sort())
     for (const name of await readdir(join(dir, 'snapshots'))) JSON.parse(await readFile(join(dir, 'snapshots', name), 'utf8'))
-    for (const name of await readdir(join(dir, 'cursors'))) {
+    const cursors = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors')
+    for (const name of await readdir(cursors)) {
       expect(name.endsWith('.json'), `leftover ${name}`).toBe(true)
-      JSON.parse(await readFile(join(dir, 'cursors', name), 'utf8'))
+      JSON.parse(await readFile(join(cursors, name), 'utf8'))
     }
     const trails = JSON.parse(await readFile(join(dir, 'trails', 'files.json'), 'utf8'))
     expect(Object.keys(trails.files).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `f${i}.ts`).sort())

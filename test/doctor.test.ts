@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
+import { stateDir } from './helpers/narrative.js'
+import { writeJson } from '../src/store/files.js'
+import { ensureSeal } from '../src/store/state-write.js'
 
 let sb: Sandbox
 let project: string
@@ -78,10 +81,12 @@ describe('bookmark doctor', () => {
     await writeFile(t, jsonl([prompt('add the exporter to the notes app', { cwd: project })]))
     await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })
     const store = join(project, '.bookmark')
+    const state = await stateDir(sb.env.BOOKMARK_HOME!, project)
     await writeFile(join(store, 'trails', 'files.json'), '{"version":1,')
-    await writeFile(join(store, 'index.json'), JSON.stringify({ version: 1, snapshots: [{ id: 'SNAP_20200101_000000_000_abcd' }] }))
-    await writeFile(join(store, 'store.lock'), '{}')
-    await utimes(join(store, 'store.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
+    // This user's own index (sealed), out of step with the files.
+    await writeJson(join(store, 'index.json'), { version: 1, snapshots: [{ id: 'SNAP_20200101_000000_000_abcd', seq: 1, createdAt: '2020-01-01T00:00:00.000Z', sessionId: 'x', trigger: 'stop', task: null, files: 0 }] }, { seal: await ensureSeal(sb.env.BOOKMARK_HOME!, project) })
+    await writeFile(join(state, 'store.lock'), '{}')
+    await utimes(join(state, 'store.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
     await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: 'x', transcript_path: join(sb.dir, 'gone.jsonl'), cwd: project }) })
     const d = await doctor()
     expect(d.code).toBe(1)
@@ -92,6 +97,20 @@ describe('bookmark doctor', () => {
     expect(messages).toMatch(/warn stale lock .*store\.lock/)
     expect(messages).toMatch(/warn 1 hook failures logged in .*errors\.log; latest: .*stop hook failed: transcript not found/)
     for (const c of bad(d.checks)) expect(c.fix, c.message).toBeTruthy()
+  })
+
+  it('names what bookmark ignores in the project’s store: files without this user’s seal, and files older versions kept there', async () => {
+    const t = join(sb.dir, 's.jsonl')
+    await writeFile(t, jsonl([prompt('add the exporter to the notes app', { cwd: project })]))
+    await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })
+    const store = join(project, '.bookmark')
+    await writeFile(join(store, 'index.json'), JSON.stringify({ version: 1, snapshots: [] }))
+    await writeFile(join(store, 'snapshots', 'SNAP_20990101_000000_000_abcd.json'), JSON.stringify({ version: 1, id: 'SNAP_20990101_000000_000_abcd', files: [] }))
+    await writeFile(join(store, 'config.json'), JSON.stringify({ version: 1, values: { maxNarrativeBlocks: 99 } }))
+    const messages = (await doctor()).checks.filter((c) => c.id === 'trust').map((c) => `${c.status} ${c.message}`)
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^warn ignored: ${join(store, 'index.json')}: it carries no bookmark seal`)))
+    expect(messages).toContainEqual(expect.stringMatching(/^warn ignored: .*SNAP_20990101_000000_000_abcd\.json: it carries no bookmark seal/))
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^info not read: ${join(store, 'config.json')}`)))
   })
 
   it('reports a narrative that git tracks', async () => {

@@ -11,6 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { HOOKS } from '../src/hooks/names.js'
 import { type Sandbox, BIN, gitProject, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
+import { stateDir } from './helpers/narrative.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
 const DIST = join(REPO_ROOT, 'dist', 'cli')
@@ -66,7 +67,7 @@ describe('bundles', () => {
     const r = await runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: '' })
     expect(r).toMatchObject({ code: 0, stdout: '' })
     expect(r.stderr).toContain('empty hook payload')
-    expect(readdirSync(join(project, '.bookmark', 'cursors'))).toContain('S9.json')
+    expect(readdirSync(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors'))).toContain('S9.json')
   })
 
   it('a hook whose bundle cannot be loaded (an unbuilt install) still exits 0, saying why on stderr', async () => {
@@ -123,7 +124,7 @@ describe('bundles', () => {
     await appendFile(transcript, jsonl([prompt('next'), assistantText('Done.')]))
     const again = await stop({ last_assistant_message: 'Done.' })
     expect(again).toMatchObject({ code: 0, stderr: '' })
-    expect(JSON.parse(readFileSync(join(project, '.bookmark', 'narrative.state.json'), 'utf8')).value).toMatchObject({ exists: true, tracked: false })
+    expect(JSON.parse(readFileSync(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'narrative.state.json'), 'utf8')).value).toMatchObject({ exists: true, tracked: false })
   })
 })
 
@@ -230,12 +231,12 @@ describe('code cache', () => {
 describe('a capture with nothing new', () => {
   it('writes nothing at all, and reads no transcript bytes', async () => {
     expect((await stop()).code).toBe(0)
-    const head = JSON.parse(await readFile(join(project, '.bookmark', 'cursors', 'S1.json'), 'utf8'))
+    const head = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors', 'S1.json'), 'utf8'))
     expect(head).toMatchObject({ version: 2, transcript, captures: 1 })
     expect(head.work.files).toHaveLength(1)
     expect(head.work.prompts).toHaveLength(1)
     expect(head).not.toHaveProperty('state')
-    const state = JSON.parse(await readFile(join(project, '.bookmark', 'cursors', 'S1.state.json'), 'utf8'))
+    const state = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors', 'S1.state.json'), 'utf8'))
     expect(state.stateId).toBe(head.stateId)
 
     const before = storeFiles()
@@ -249,7 +250,7 @@ describe('a capture with nothing new', () => {
 
   it('is told from the transcript’s stamp alone while the file is untouched; a file rewritten to the same length is read again', async () => {
     expect((await stop()).code).toBe(0)
-    const headPath = join(project, '.bookmark', 'cursors', 'S1.json')
+    const headPath = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors', 'S1.json')
     const head = JSON.parse(await readFile(headPath, 'utf8'))
     const s = statSync(transcript)
     expect(head.transcriptStamp).toEqual([s.size, s.mtimeMs, s.ctimeMs, s.ino])
@@ -289,7 +290,7 @@ describe('a capture with nothing new', () => {
     await stop()
     expect(snapshots()).toBe(3)
     // A head whose state file belongs to another capture: read again from the start, nothing lost.
-    const statePath = join(project, '.bookmark', 'cursors', 'S1.state.json')
+    const statePath = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors', 'S1.state.json')
     const st = JSON.parse(await readFile(statePath, 'utf8'))
     await writeFile(statePath, JSON.stringify({ ...st, stateId: 'someone-else' }))
     await appendFile(transcript, jsonl([assistantText('Tests next.')]))
@@ -314,7 +315,7 @@ describe('a capture with nothing new', () => {
     const fresh = `A reply the transcript lacks, with ${token} in it.`
     expect((await stop({ last_assistant_message: fresh })).code).toBe(0)
     expect(snapshots()).toBe(2)
-    const head = await readFile(join(project, '.bookmark', 'cursors', 'S1.json'), 'utf8')
+    const head = await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors', 'S1.json'), 'utf8')
     expect(JSON.parse(head).lastHookMessage).toMatch(/^A reply the transcript lacks, with \[REDACTED:github-token\] in it\.$/)
     expect(head).not.toContain(token)
     const again = storeFiles()
@@ -324,7 +325,7 @@ describe('a capture with nothing new', () => {
 
   it('a version 1 cursor file (state inside) is read, and replaced by a head and a state file', async () => {
     expect((await stop()).code).toBe(0)
-    const cursors = join(project, '.bookmark', 'cursors')
+    const cursors = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors')
     const head = JSON.parse(await readFile(join(cursors, 'S1.json'), 'utf8'))
     const { state } = JSON.parse(await readFile(join(cursors, 'S1.state.json'), 'utf8'))
     const { stateId: _s, work: _w, lastAssistantText: _l, branch: _b, ...rest } = head

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
+import { sealedHeader, stateDir } from './helpers/narrative.js'
 
 let sb: Sandbox
 let project: string
@@ -59,7 +60,9 @@ describe('stop', () => {
     expect(reason).toContain('branch: main')
     expect(reason).toMatch(/head: [0-9a-f]{40}/)
     for (const s of ['## Task', '## Progress', '## Decisions', '## Open items', '## Next step', '## Files']) expect(reason).toContain(s)
-    const sessions = JSON.parse(await readFile(join(project, '.bookmark', 'sessions', `${SID}.json`), 'utf8'))
+    expect(reason).toMatch(/seal: [0-9a-f]{32}/)
+    const state = await stateDir(sb.env.BOOKMARK_HOME!, project)
+    const sessions = JSON.parse(await readFile(join(state, 'sessions', `${SID}.json`), 'utf8'))
     expect(sessions).toMatchObject({ blocks: 1, compactions: 0 })
     const snaps = await readdir(join(project, '.bookmark', 'snapshots'))
     expect(snaps.length).toBe(1)
@@ -87,11 +90,15 @@ describe('stop', () => {
   })
 
   it('logs a failure to errors.log and stderr, and still exits 0 with no output', async () => {
-    await mkdir(join(project, '.bookmark'), { recursive: true })
+    await mkdir(sb.env.BOOKMARK_HOME!, { recursive: true }) // a log goes only into a folder that is there
     const r = await hook('stop', payload('Stop', {}, SID, join(sb.dir, 'missing.jsonl')))
     expect(r.stdout).toBe('')
     expect(r.stderr).toContain('stop hook failed: transcript not found')
-    expect(await readFile(join(project, '.bookmark', 'errors.log'), 'utf8')).toContain('stop hook failed: transcript not found')
+    // Before this home's first capture there is no project folder in it: the home's own log gets it.
+    expect(await readFile(join(sb.env.BOOKMARK_HOME!, 'errors.log'), 'utf8')).toContain('stop hook failed: transcript not found')
+    await hook('stop', payload('Stop', { stop_hook_active: true }))
+    await hook('stop', payload('Stop', {}, SID, join(sb.dir, 'gone.jsonl')))
+    expect(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'errors.log'), 'utf8')).toContain(`transcript not found: ${join(sb.dir, 'gone.jsonl')}`)
   })
 })
 
@@ -99,9 +106,10 @@ describe('precompact and restore(compact)', () => {
   it('prints nothing, counts the compaction, and the compact restore carries the request and open tasks', async () => {
     const pre = await hook('precompact', payload('PreCompact', { trigger: 'manual', custom_instructions: null }))
     expect(pre.stdout).toBe('')
-    const sessions = JSON.parse(await readFile(join(project, '.bookmark', 'sessions', `${SID}.json`), 'utf8'))
+    const state = await stateDir(sb.env.BOOKMARK_HOME!, project)
+    const sessions = JSON.parse(await readFile(join(state, 'sessions', `${SID}.json`), 'utf8'))
     expect(sessions.compactions).toBe(1)
-    const resume = await readFile(join(project, '.bookmark', 'sessions', `${SID}.compact.md`), 'utf8')
+    const resume = await readFile(join(state, 'sessions', `${SID}.compact.md`), 'utf8')
     expect(resume).toContain('add a CSV export to the notes command')
     const r = await hook('restore', payload('SessionStart', { source: 'compact', model: 'claude-opus-5-5' }))
     expect(Object.keys(r.json)).toEqual(['hookSpecificOutput'])
@@ -158,10 +166,11 @@ describe('restore by source', () => {
 })
 
 describe('staleness and identity at restore', () => {
-  async function withNarrative(hoursOld: number, repoPath = project): Promise<string> {
+  /** `sealedFor`: the root the seal was made for (another project's seal is what a copied handoff carries). */
+  async function withNarrative(hoursOld: number, sealedFor = project, repoPath = project): Promise<string> {
     await hook('stop', payload('Stop', { stop_hook_active: true }))
     const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
-    const header = `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${repoPath}\nbranch: main\nsession_id: ${SID}\nwritten: ${written}\n-->`
+    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, sealedFor, { scope: 'repo', project: 'proj', repo_path: repoPath, branch: 'main', session_id: SID, written })
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(header))
     const r = await hook('restore', payload('SessionStart', { source: 'startup' }, 'ffffffff-0000-4000-8000-000000000000', join(sb.dir, 'x.jsonl')))
     return r.json?.hookSpecificOutput.additionalContext ?? ''
@@ -183,10 +192,13 @@ describe('staleness and identity at restore', () => {
     expect(text).toContain('bookmark show')
   })
 
-  it('another repository: a warning instead of the content', async () => {
-    const text = await withNarrative(1, '/somewhere/else')
-    expect(text).not.toContain('spreadsheets split on them')
-    expect(text).toContain('written for another repository')
+  it('another repository’s handoff, or one without this user’s seal: nothing of it, not even its path', async () => {
+    const copied = await withNarrative(1, '/somewhere/else', '/somewhere/else')
+    expect(copied).not.toContain('spreadsheets split on them')
+    expect(copied).not.toContain('/somewhere/else')
+    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(`<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${project}\nbranch: main\nsession_id: ${SID}\nwritten: ${new Date().toISOString()}\n-->`))
+    const r = await hook('restore', payload('SessionStart', { source: 'startup' }, 'ffffffff-0000-4000-8000-000000000000', join(sb.dir, 'x.jsonl')))
+    expect(r.json?.hookSpecificOutput.additionalContext ?? '').not.toContain('spreadsheets split on them')
   })
 })
 
@@ -212,7 +224,7 @@ describe('check', () => {
   it('BOOKMARK_INTERVAL overrides the configured interval', async () => {
     await runCli(['config', '--interval', '60'], { env: sb.env, cwd: project })
     await hook('check', payload('UserPromptSubmit', { prompt: 'a' }))
-    const sessionFile = join(project, '.bookmark', 'sessions', `${SID}.json`)
+    const sessionFile = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'sessions', `${SID}.json`)
     const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString()
     const setLast = async () => writeFile(sessionFile, JSON.stringify({ ...JSON.parse(await readFile(sessionFile, 'utf8')), lastIntervalSnapshotAt: twoMinutesAgo }))
     await writeFile(transcript, jsonl([prompt('one more request for the exporter please', { cwd: project })]), { flag: 'a' })

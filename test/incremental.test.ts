@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest'
 import { capture } from '../src/ops/capture.js'
 import { CORPUS_PRESENT, claudePath, firstCwd } from './helpers/corpus.js'
 import { testDeps } from './helpers/deps.js'
+import { stateDir } from './helpers/narrative.js'
 
-async function cursorState(root: string, sid: string): Promise<unknown> {
-  return JSON.parse(await readFile(join(root, '.bookmark', 'cursors', `${sid}.state.json`), 'utf8')).state
+async function cursorState(home: string, root: string, sid: string): Promise<unknown> {
+  return JSON.parse(await readFile(join(await stateDir(home, root), 'cursors', `${sid}.state.json`), 'utf8')).state
 }
 
 async function run(name: string, cut: (text: string) => string[]) {
@@ -38,8 +39,8 @@ async function run(name: string, cut: (text: string) => string[]) {
     expect(r.stats.restarted).toBe(false)
   }
   const size = Buffer.byteLength(rel(raw, parts))
-  const a = JSON.stringify(await cursorState(whole, 'S')).split(whole).join('<root>')
-  const b = JSON.stringify(await cursorState(parts, 'S')).split(parts).join('<root>')
+  const a = JSON.stringify(await cursorState(deps.bookmarkHome, whole, 'S')).split(whole).join('<root>')
+  const b = JSON.stringify(await cursorState(deps.bookmarkHome, parts, 'S')).split(parts).join('<root>')
   return { a, b, bytes, size, snapshots }
 }
 

@@ -66,7 +66,8 @@ describe('bookmark mcp with the official SDK client', () => {
     expect(all.structuredContent!.entries).toEqual([expect.objectContaining({ project, snapshotId: id })])
 
     const shown = (await c.callTool({ name: 'bookmark_show', arguments: { cwd: project, id } })) as ToolResult
-    const onDisk = JSON.parse(await readFile(join(project, '.bookmark', 'snapshots', `${id}.json`), 'utf8'))
+    const { mac, ...onDisk } = JSON.parse(await readFile(join(project, '.bookmark', 'snapshots', `${id}.json`), 'utf8'))
+    expect(mac).toMatch(/^[0-9a-f]{64}$/) // the seal: only what this user's bookmark wrote is shown
     expect(shown.structuredContent!.snapshot).toEqual(onDisk)
     expect(shown.content[0]!.text).toContain('add the importer for CSV notes')
 

@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
 import { writeHomePointer } from '../src/narrative/pointer.js'
+import { sealedFields } from './helpers/narrative.js'
 
 let sb: Sandbox
 const SECRET_FILE_TEXT = 'PRIVATE-NOTES-7d1e: the launch codes'
@@ -28,7 +29,7 @@ async function project(name: string, marker: string): Promise<string> {
   await writeFile(t, jsonl([prompt(`${marker} request: build the exporter`, { cwd: root }), call(`w-${name}`, 'Write', { file_path: join(root, 'a.ts'), content: 'x\n' }, { type: 'create' }, { cwd: root })]))
   const r = await runCli(['snapshot', '--transcript', t, '--cwd', root], { env: sb.env })
   expect(r.code, r.stderr).toBe(0)
-  await writeFile(join(root, '.bookmark', 'bookmark.context.md'), header({ scope: 'repo', project: name, repo_path: root, branch: 'main', written: new Date().toISOString() }) + body(marker))
+  await writeFile(join(root, '.bookmark', 'bookmark.context.md'), header(await sealedFields(sb.env.BOOKMARK_HOME!, root, { scope: 'repo', project: name, repo_path: root, branch: 'main', session_id: 's', written: new Date().toISOString() })) + body(marker))
   return root
 }
 

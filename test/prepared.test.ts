@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
+import { sealedHeader, stateDir } from './helpers/narrative.js'
 
 let sb: Sandbox
 let project: string
@@ -27,13 +28,13 @@ async function hook(cmd: string, input: string, env: NodeJS.ProcessEnv = {}) {
 }
 
 const startup = (env: NodeJS.ProcessEnv = {}, source = 'startup') => hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000'), env)
-const preparedFile = () => join(project, '.bookmark', 'restore.prepared.json')
-const readPrepared = async () => JSON.parse(await readFile(preparedFile(), 'utf8')) as { version: number; key: Record<string, unknown>; value: { validUntil: number; text: string | null } }
+const preparedFile = async () => join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'restore.prepared.json')
+const readPrepared = async () => JSON.parse(await readFile(await preparedFile(), 'utf8')) as { version: number; key: Record<string, unknown>; value: { validUntil: number; text: string | null } }
 
 async function writeNarrative(hoursOld: number): Promise<void> {
   const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
   const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
-  const header = `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${project}\nbranch: main\nhead: ${head}\nsession_id: ${SID}\nwritten: ${written}\n-->`
+  const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, { scope: 'repo', project: 'proj', repo_path: project, branch: 'main', head, session_id: SID, written })
   await writeFile(join(project, '.bookmark', 'bookmark.context.md'), `${header}\n# Handoff: proj\n\n## Task\nShip the CSV export.\n\n## Decisions\nQuote every field with a comma, because spreadsheets split on them.\n\n## Open items\nNewlines in bodies.\n\n## Next step\nHandle newlines and add a test for them, then release.\n`)
 }
 
@@ -47,7 +48,7 @@ async function capturedTurn(): Promise<void> {
 
 async function mark(): Promise<void> {
   const p = await readPrepared()
-  await writeFile(preparedFile(), JSON.stringify({ ...p, value: { ...p.value, text: MARK } }))
+  await writeFile(await preparedFile(), JSON.stringify({ ...p, value: { ...p.value, text: MARK } }))
 }
 
 beforeEach(async () => {
@@ -66,7 +67,7 @@ describe('prepared startup restore', () => {
     expect(prepared.value.text).toContain('spreadsheets split on them')
     expect(prepared.value.text).toContain('Step 2 done.')
     const used = await startup()
-    await rm(preparedFile())
+    await rm(await preparedFile())
     const computed = await startup()
     expect(used).toBe(computed)
     expect(used).toBe(prepared.value.text)
@@ -112,12 +113,12 @@ describe('prepared startup restore', () => {
     expect(Math.abs(p.value.validUntil - (written + 24 * 3_600_000))).toBeLessThan(2)
     await mark()
     expect(await startup()).toBe(MARK)
-    await writeFile(preparedFile(), JSON.stringify({ ...p, value: { text: MARK, validUntil: Date.now() - 1 } }))
+    await writeFile(await preparedFile(), JSON.stringify({ ...p, value: { text: MARK, validUntil: Date.now() - 1 } }))
     expect(await startup()).toContain('spreadsheets split on them')
 
     await writeNarrative(25)
     await capturedTurn()
-    await expect(readFile(preparedFile())).rejects.toThrow(/ENOENT/)
+    await expect(readFile(await preparedFile())).rejects.toThrow(/ENOENT/)
     expect(await startup()).toMatch(/25 hours old/)
   })
 
@@ -142,7 +143,7 @@ describe('prepared startup restore', () => {
     await writeNarrative(1)
     await capturedTurn()
     for (const name of ['restore.prepared.json', 'narrative.state.json']) {
-      const text = await readFile(join(project, '.bookmark', name), 'utf8')
+      const text = await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), name), 'utf8')
       expect(text, name).not.toContain(secret)
       expect(text, name).toContain('[REDACTED:github-token]')
     }
@@ -155,24 +156,24 @@ describe('prepared startup restore', () => {
 
   it('a damaged or foreign file is ignored', async () => {
     const p = await readPrepared()
-    await writeFile(preparedFile(), '{ not json')
+    await writeFile(await preparedFile(), '{ not json')
     expect(await startup()).toContain('spreadsheets split on them')
-    await writeFile(preparedFile(), JSON.stringify({ ...p, version: 99, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }))
+    await writeFile(await preparedFile(), JSON.stringify({ ...p, version: 99, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }))
     expect(await startup()).toContain('spreadsheets split on them')
   })
 })
 
 describe('the judged handoff kept for the next Stop', () => {
-  const kept = () => join(project, '.bookmark', 'narrative.state.json')
+  const kept = async () => join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'narrative.state.json')
   const tamper = async () => {
-    const k = JSON.parse(await readFile(kept(), 'utf8'))
-    await writeFile(kept(), JSON.stringify({ ...k, value: { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false } }))
+    const k = JSON.parse(await readFile(await kept(), 'utf8'))
+    await writeFile(await kept(), JSON.stringify({ ...k, value: { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false } }))
   }
   /** A Stop with nothing new, narrative blocks allowed: it blocks only when it believes there is no handoff. */
   const idleStop = async () => (await runCli(['stop'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project }, cwd: project, input: payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }) })).stdout
 
   it('a capturing Stop keeps it, a Stop with nothing new uses it while the handoff is unchanged', async () => {
-    expect(JSON.parse(await readFile(kept(), 'utf8')).value).toMatchObject({ exists: true, identityOk: true, hasSection: true, tracked: false })
+    expect(JSON.parse(await readFile(await kept(), 'utf8')).value).toMatchObject({ exists: true, identityOk: true, hasSection: true, tracked: false })
     // Another handoff file (same text, new stamp): what was kept is not used, the handoff is judged fresh.
     await tamper()
     const text = await readFile(join(project, '.bookmark', 'bookmark.context.md'), 'utf8')

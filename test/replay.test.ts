@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudePath, firstCwd } from './helpers/corpus.js'
+import { stateDir } from './helpers/narrative.js'
 
 const NAME = 'cc-2.1.36-pr-link-compact1-53ea1606.jsonl'
 
@@ -59,12 +60,12 @@ describe.skipIf(!CORPUS_PRESENT)('turn-by-turn replay through the Stop hook', ()
     const whole = await runCli(['snapshot', '--transcript', tB, '--session-id', 'S', '--cwd', b, '--trigger', 'stop'], { env: sb.env })
     expect(whole.code, whole.stderr).toBe(0)
 
-    const cursorA = JSON.parse(await readFile(join(a, '.bookmark', 'cursors', 'S.json'), 'utf8'))
-    const cursorB = JSON.parse(await readFile(join(b, '.bookmark', 'cursors', 'S.json'), 'utf8'))
+    const cursorA = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, a), 'cursors', 'S.json'), 'utf8'))
+    const cursorB = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, b), 'cursors', 'S.json'), 'utf8'))
     expect(cursorA.captures).toBe(pieces.length)
     expect(cursorA.bytesReadTotal).toBe(Buffer.byteLength(raw.split(esc(root)).join(esc(a))))
-    const stateA = JSON.parse(await readFile(join(a, '.bookmark', 'cursors', 'S.state.json'), 'utf8')).state
-    const stateB = JSON.parse(await readFile(join(b, '.bookmark', 'cursors', 'S.state.json'), 'utf8')).state
+    const stateA = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, a), 'cursors', 'S.state.json'), 'utf8')).state
+    const stateB = JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, b), 'cursors', 'S.state.json'), 'utf8')).state
     expect(JSON.stringify(stateA).split(a).join('<root>')).toBe(JSON.stringify(stateB).split(b).join('<root>'))
     // The heads agree too: the work times the narrative rules read without the state.
     expect(cursorA.work).toEqual(cursorB.work)

@@ -13,6 +13,7 @@ import { fingerprint } from '../src/transcript/fingerprint.js'
 import { testDeps } from './helpers/deps.js'
 import { track } from './helpers/tmp.js'
 import { call, jsonl, prompt } from './helpers/jsonl.js'
+import { stateDir } from './helpers/narrative.js'
 
 async function walk(dir: string): Promise<string[]> {
   const out: string[] = []
@@ -108,7 +109,7 @@ describe('store', () => {
     await writeFile(t, `${jsonl([prompt('a request that matters', { cwd: root })])}${JSON.stringify(queued)}\n`)
     const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop', lastAssistantMessage: `pushed with ${secret}` }, deps)
     expect(r.written).toBe(true)
-    const text = await readFile(join(root, '.bookmark', 'cursors', 'S1.json'), 'utf8')
+    const text = await readFile(join(await stateDir(deps.bookmarkHome, root), 'cursors', 'S1.json'), 'utf8')
     expect(text).not.toContain(secret)
     expect(text).not.toContain(Buffer.from(secret.slice(-12)).toString('hex'))
     const head = JSON.parse(text)
@@ -125,7 +126,7 @@ describe('store', () => {
     const t = join(deps.dir, 's.jsonl')
     await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
     await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)
-    const headPath = join(root, '.bookmark', 'cursors', 'S1.json')
+    const headPath = join(await stateDir(deps.bookmarkHome, root), 'cursors', 'S1.json')
     const head = JSON.parse(await readFile(headPath, 'utf8'))
     const bytes = await readFile(t)
     await writeFile(headPath, JSON.stringify({ ...head, transcriptStamp: undefined, cursor: { ...head.cursor, head: bytes.subarray(0, 64).toString('hex'), tail: bytes.subarray(bytes.length - 64).toString('hex') } }))
@@ -183,7 +184,7 @@ describe('store', () => {
     }
     const old = new Date(Date.now() - 11 * 60_000)
     const plant = async () => {
-      const paths = [join(root, '.bookmark', 'index.json.1111111111'), join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json'), join(deps.bookmarkHome, 'registry.json.2222222222')]
+      const paths = [join(root, '.bookmark', 'index.json.1111111111'), join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json.1234.0123abcd.tmp'), join(deps.bookmarkHome, 'registry.json.2222222222')]
       for (const p of paths) {
         await writeFile(p, '{"version":1,"sn')
         await utimes(p, old, old)
@@ -197,11 +198,16 @@ describe('store', () => {
     await turn(SWEEP_EVERY)
     expect(planted.filter((p) => existsSync(p))).toEqual([])
     planted = await plant()
+    // An unlisted snapshot file without this user's seal is not an orphan of ours (it came with the project): kept.
+    const foreign = join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json')
+    await writeFile(foreign, '{"version":1,"sn')
+    await utimes(foreign, old, old)
     await turn(SWEEP_EVERY + 1, 'manual')
     expect(planted.filter((p) => existsSync(p))).toEqual([])
+    expect(existsSync(foreign)).toBe(true)
   })
 
-  it('writes snapshot files on one line and still reads the indented ones earlier versions wrote', async () => {
+  it('writes snapshot files on one line, sealed; one without this user’s seal (an earlier version’s, a clone’s) is never read', async () => {
     const deps = await testDeps()
     const root = await project(deps.dir)
     const t = join(deps.dir, 's.jsonl')
@@ -209,14 +215,21 @@ describe('store', () => {
     const first = (await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)).snapshotFile!
     const text = await readFile(first, 'utf8')
     expect(text.trimEnd()).not.toContain('\n')
-    await writeFile(first, `${JSON.stringify(JSON.parse(text), null, 2)}\n`) // as version 0.1 wrote it
-    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage') // rebuilt from the files, both formats
+    expect(text).toMatch(/^\{"mac":"[0-9a-f]{64}","version":/)
+    const { mac: _, ...unsealed } = JSON.parse(text)
+    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage') // rebuilt from this user's files
     await appendFile(t, jsonl([prompt('a second request that matters', { cwd: root })]))
     const second = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
-    const store = new ProjectStore(root)
-    const { index } = await store.readIndex()
-    expect(index.snapshots.map((e) => e.id)).toEqual([second.snapshot!.id, JSON.parse(text).id])
+    const store = new ProjectStore(root, { bookmarkHome: deps.bookmarkHome })
+    expect((await store.readIndex()).index.snapshots.map((e) => e.id)).toEqual([second.snapshot!.id, JSON.parse(text).id])
     expect((await store.readSnapshot(JSON.parse(text).id))?.task).toBe('a request that matters')
+    await writeFile(first, `${JSON.stringify(unsealed, null, 2)}\n`) // as version 0.1 wrote it: no seal
+    await writeFile(join(root, '.bookmark', 'index.json'), 'garbage')
+    await appendFile(t, jsonl([prompt('a third request that matters', { cwd: root })]))
+    const third = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
+    expect((await store.readIndex()).index.snapshots.map((e) => e.id)).toEqual([third.snapshot!.id, second.snapshot!.id])
+    expect(await store.readSnapshot(JSON.parse(text).id)).toBeUndefined()
+    expect(existsSync(first)).toBe(true) // not ours to delete
   })
 
   it('recovers from a broken cursor, index and registry without losing the next capture', async () => {
@@ -225,7 +238,7 @@ describe('store', () => {
     const t = join(deps.dir, 's.jsonl')
     await writeFile(t, jsonl([prompt('a request that matters', { cwd: root })]))
     await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)
-    await writeFile(join(root, '.bookmark', 'cursors', 's.json'), '{"version":1,"curs')
+    await writeFile(join(await stateDir(deps.bookmarkHome, root), 'cursors', 's.json'), '{"version":1,"curs')
     await writeFile(join(root, '.bookmark', 'index.json'), 'garbage')
     await writeFile(join(deps.bookmarkHome, 'registry.json'), '[')
     const r = await capture({ cwd: root, transcript: t, trigger: 'manual' }, deps)

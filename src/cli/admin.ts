@@ -2,6 +2,7 @@
 import { basename, resolve } from 'node:path'
 import { CONFIG_KEYS, type ConfigKey, KEYS, isConfigKey, parseValue } from '../config/keys.js'
 import { globalConfigPath, projectConfigPath, resolveConfig } from '../config/resolve.js'
+import { ensureState } from '../store/state-write.js'
 import { updateConfigFile } from '../config/write.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { type Deps, isHomeScope } from '../ops/context.js'
@@ -17,7 +18,7 @@ export async function clearPointer(dir: string, deps: Deps): Promise<{ projectRo
   if (isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: pass --project DIR with a project folder`)
   // The pointer is only followed to registered projects: make sure this one is.
   const { registry } = await readRegistry(deps.bookmarkHome)
-  const store = new ProjectStore(root, deps.indexCap)
+  const store = new ProjectStore(root, { bookmarkHome: deps.bookmarkHome, indexCap: deps.indexCap })
   const { index } = await store.readIndex()
   const latest = index.snapshots[0]
   if ((await entriesOf(registry, root)).length === 0) {
@@ -59,9 +60,10 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
     if (!isConfigKey(key)) throw new InputError(`unknown config key "${key}" (keys: ${CONFIG_KEYS.join(', ')})`)
     unset.push(key)
   }
-  const target = opts.project ? projectConfigPath(root) : globalConfigPath(deps.bookmarkHome)
   if (opts.project && isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: --project needs a project folder`)
   const changed = Object.keys(set).length > 0 || unset.length > 0
+  // The project's file lives in its folder of the bookmark home, made (with the key) when something is written.
+  const target = opts.project ? (changed ? (await ensureState(deps.bookmarkHome, root)).config : ((await projectConfigPath(deps.bookmarkHome, root)) ?? '(none yet)')) : globalConfigPath(deps.bookmarkHome)
   if (changed) await updateConfigFile(target, set, unset)
   const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: root, env: deps.env })
   if (opts.json) {

@@ -26,7 +26,7 @@ export function captureText(r: CaptureResult): string {
 }
 
 export function statusText(s: Status): string {
-  const lines = [`Project:   ${s.projectRoot}`, `Store:     ${s.storeDir}`, `Snapshots: ${s.snapshots} (sessions captured: ${s.sessions})`]
+  const lines = [`Project:   ${s.projectRoot}`, `Store:     ${s.storeDir}`, `State:     ${s.stateDir ?? '(none yet: made by the first capture)'}`, `Snapshots: ${s.snapshots} (sessions captured: ${s.sessions})`]
   if (s.latest) {
     lines.push(`Latest:    ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}, session ${s.latest.sessionId}`)
     if (s.latest.task) lines.push(`Task:      ${oneLine(s.latest.task, 100)}`)

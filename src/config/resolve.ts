@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { isObject } from '../shared/json.js'
 import { readJson } from '../store/read.js'
+import { stateOf } from '../store/state.js'
 import { CONFIG_KEYS, type Config, type ConfigKey, KEYS, type Source, isConfigKey, parseValue } from './keys.js'
 
 export const CONFIG_VERSION = 1
@@ -29,7 +30,17 @@ export function globalConfigPath(bookmarkHome: string): string {
   return join(bookmarkHome, 'config.json')
 }
 
-export function projectConfigPath(projectRoot: string): string {
+/**
+ * The project's configuration: in its folder of the bookmark home (store/layout.ts), where no repository can
+ * plant one; undefined before this home's first capture (there is no such folder yet). A `.bookmark/config.json`
+ * in the project (where versions before 0.2 kept it) is not read: doctor names it.
+ */
+export async function projectConfigPath(bookmarkHome: string, projectRoot: string): Promise<string | undefined> {
+  return (await stateOf(bookmarkHome, projectRoot))?.config
+}
+
+/** Where versions before 0.2 kept the project's configuration: no longer read (it can arrive with a clone). */
+export function legacyProjectConfigPath(projectRoot: string): string {
   return join(projectRoot, '.bookmark', 'config.json')
 }
 
@@ -42,7 +53,8 @@ async function readValues(path: string, problems: string[]): Promise<Record<stri
 
 export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: string; env: NodeJS.ProcessEnv; flags?: Partial<Record<ConfigKey, unknown>> }): Promise<Resolved> {
   const problems: string[] = []
-  const files = { global: globalConfigPath(opts.bookmarkHome), ...(opts.projectRoot ? { project: projectConfigPath(opts.projectRoot) } : {}) }
+  const project = opts.projectRoot ? await projectConfigPath(opts.bookmarkHome, opts.projectRoot) : undefined
+  const files = { global: globalConfigPath(opts.bookmarkHome), ...(project ? { project } : {}) }
   const layers: [Source, Record<string, unknown>, string][] = [
     ['global', await readValues(files.global, problems), files.global],
     ['project', files.project ? await readValues(files.project, problems) : {}, files.project ?? ''],

@@ -4,7 +4,7 @@
  * stale, a note asking the model to refresh the handoff before compaction drops detail.
  */
 import { resolve } from 'node:path'
-import type { WorkClock } from '../narrative/freshness.js'
+import { type WorkClock, isFuture } from '../narrative/freshness.js'
 import { StoreReader } from '../store/reader.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
 import type { HookContext } from './run.js'
@@ -23,14 +23,15 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   }
   // The first prompt of a session may arrive before its transcript is written: nothing to do yet.
   if (!(await isFile(transcript))) return undefined
-  const store = new StoreReader(ctx.cfg.projectRoot)
-  const writable = async () => new (await import('../store/store.js')).ProjectStore(ctx.cfg.projectRoot, config.indexCap)
+  const store = new StoreReader(ctx.cfg.projectRoot, ctx.deps.bookmarkHome)
+  const writable = async () => new (await import('../store/store.js')).ProjectStore(ctx.cfg.projectRoot, { bookmarkHome: ctx.deps.bookmarkHome, indexCap: config.indexCap, ...(ctx.deps.lockDeadline !== undefined ? { lockDeadline: ctx.deps.lockDeadline } : {}) })
   const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
   const hooks = await store.readSessionHooks(sid)
 
   const nowMs = ctx.now.getTime()
   const last = hooks.lastIntervalSnapshotAt ? Date.parse(hooks.lastIntervalSnapshotAt) : Number.NaN
-  const due = !Number.isFinite(last) || nowMs - last >= config.interval * 60_000
+  // A last snapshot dated in the future (a clock that ran ahead) would stop interval snapshots for good: due.
+  const due = !Number.isFinite(last) || nowMs - last >= config.interval * 60_000 || isFuture(last, nowMs)
   let work: WorkClock | undefined
   if (due) {
     const { capture } = await import('../ops/capture.js')
@@ -51,10 +52,10 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   work ??= (await store.loadCursor(sid)).head?.work
   if (!work) return undefined
   const { narrativeRequest, viewNarrative } = await import('./narrative.js')
-  const view = await viewNarrative(ctx.cfg.projectRoot, work, hooks, config, ctx.now)
+  const view = await viewNarrative(ctx.cfg.projectRoot, ctx.deps.bookmarkHome, work, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
-  const request = await narrativeRequest(ctx.cfg.projectRoot, view.git, sid, ctx.now, view.freshness.reason)
+  const request = await narrativeRequest(ctx.cfg.projectRoot, ctx.deps.bookmarkHome, view.git, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
 }

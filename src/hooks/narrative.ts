@@ -6,11 +6,12 @@ import { readFile } from '../shared/fsp.js'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/keys.js'
-import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, narrativeFreshness, workSinceClock } from '../narrative/freshness.js'
+import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, isFuture, narrativeFreshness, workSinceClock } from '../narrative/freshness.js'
 import type { NarrativeRequest } from '../narrative/prompt.js'
 import { isObject } from '../shared/json.js'
 import { type GitInfo, readGitInfo } from '../store/git.js'
-import { NARRATIVE_STATE, projectLayout } from '../store/layout.js'
+import { projectLayout } from '../store/layout.js'
+import { stateOf } from '../store/state.js'
 import { baseKey, recall, remember } from './remembered.js'
 
 /** The handoff template that ships with the package (a function: resolved only when a request is made). */
@@ -35,44 +36,56 @@ function isNarrativeState(v: unknown): v is NarrativeState {
  * hook kept (`remember`) while the handoff, git's branch, HEAD and index are as they were then
  * (remembered.ts): a Stop with nothing new then reads no handoff and loads no parser.
  */
-async function narrativeState(root: string, git: GitInfo, remember_: boolean): Promise<NarrativeState> {
+async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, remember_: boolean): Promise<NarrativeState> {
   const key = await baseKey(root, git)
-  // No handoff: nothing to judge, and a key of absent files only could be forged by a planted file.
+  // No handoff: nothing to judge.
   const kept = key.narrative !== null
-  const known = kept ? await recall(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
+  const where = kept ? await stateOf(bookmarkHome, root) : undefined
+  const known = where ? await recall(where.narrativeState, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
   if (known) return known
   const { readNarrative } = await import('../narrative/file.js')
-  const { state } = await readNarrative(projectLayout(root).narrative, root, git)
-  if (remember_ && kept) await remember(root, NARRATIVE_STATE, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
+  const { state } = await readNarrative(projectLayout(root).narrative, root, git, bookmarkHome)
+  if (remember_ && where) await remember(where.narrativeState, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
   return state
 }
 
 /** `remember`: keep the judgement for the next hook (only hooks that wrote a capture do; one with nothing new writes nothing). */
-export async function viewNarrative(root: string, work: WorkClock, hooks: SessionHooks, config: Config, now: Date, remember_ = false): Promise<NarrativeView> {
+export async function viewNarrative(root: string, bookmarkHome: string, work: WorkClock, hooks: SessionHooks, config: Config, now: Date, remember_ = false): Promise<NarrativeView> {
   const git = await readGitInfo(root)
-  const state = await narrativeState(root, git, remember_)
-  const since = state.identityOk ? state.written : undefined
+  const state = await narrativeState(root, bookmarkHome, git, remember_)
+  // A handoff dated in the future counts as none: all of the session's work is after it.
+  const since = state.identityOk && state.written !== undefined && !isFuture(Date.parse(state.written), now.getTime()) ? state.written : undefined
   const done = workSinceClock(work, since)
   const freshness = narrativeFreshness(state, hooks, done, { requestsThreshold: config.narrativeRequests, refreshMinutes: config.narrativeRefreshMinutes, nowMs: now.getTime() })
   return { state, git, work: done, freshness }
 }
 
-export async function narrativeRequest(root: string, git: GitInfo, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {
+/**
+ * The request for a new handoff: the template and the identity header to start it with. The header's names are
+ * redacted (a branch or folder can be named after a token, and the model is told to copy the header as it is);
+ * the project is proven by the seal, a keyed hash of the real root that only this user's bookmark can make.
+ */
+export async function narrativeRequest(root: string, bookmarkHome: string, git: GitInfo, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {
   let template: string
   try {
     template = await readFile(narrativeTemplate(), 'utf8')
   } catch {
     template = '## Task\n\n## Progress\n\n## Decisions\n\n## Open items\n\n## Next step\n\n## Files\n'
   }
+  const [{ ensureKey }, { narrativeSeal }, { redact }] = await Promise.all([import('../trust/make-key.js'), import('../trust/seal.js'), import('../redact/secrets.js')])
+  const written = now.toISOString()
+  const session = redact(sessionId) // as the header shows it: the seal is checked against the header
+  const seal = narrativeSeal(await ensureKey(bookmarkHome), root, { session_id: session, written })
   return {
     identity: {
       scope: 'repo',
-      project: basename(root),
-      repo_path: root,
-      ...(git.branch ? { branch: git.branch } : {}),
+      project: redact(basename(root)),
+      repo_path: redact(root),
+      ...(git.branch ? { branch: redact(git.branch) } : {}),
       ...(git.head ? { head: git.head } : {}),
-      session_id: sessionId,
-      written: now.toISOString(),
+      session_id: session,
+      written,
+      seal,
     },
     path: projectLayout(root).narrative,
     template,

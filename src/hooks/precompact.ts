@@ -2,7 +2,7 @@
  * PreCompact: capture, count the compaction, and prepare the compact resume that restore injects when
  * the session comes back with source "compact". Claude Code discards this hook's output: it prints nothing.
  */
-import { capture } from '../ops/capture.js'
+import { capture, storeOptions } from '../ops/capture.js'
 import { renderCompactResume } from '../restore/render.js'
 import { projectLayout } from '../store/layout.js'
 import { ProjectStore } from '../store/store.js'
@@ -22,7 +22,7 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
     },
     ctx.deps,
   )
-  const store = new ProjectStore(result.projectRoot, config.indexCap)
+  const store = new ProjectStore(result.projectRoot, storeOptions(ctx.deps))
   await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, compactions: h.compactions + 1, lastCompactAt: ctx.now.toISOString() }))
   if (!result.snapshot) return undefined
   const narrative = await usableNarrative(result.projectRoot, ctx)

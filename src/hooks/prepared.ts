@@ -3,7 +3,8 @@
  * narrative and the latest snapshot; computing that means reading both, the git state and the index,
  * then rendering and redacting, on the host's start-up path. A hook capture that writes a snapshot (Stop,
  * check's interval snapshot, PreCompact) prepares that answer (restore.ts, prepareRestore) in
- * `.bookmark/restore.prepared.json` (remembered.ts), with the key of everything the answer was made from:
+ * `restore.prepared.json` of the project's folder in the bookmark home (remembered.ts), with the key of
+ * everything the answer was made from:
  * - the build of this package and the configuration it used (budget, staleness hours);
  * - the branch and HEAD commit (the handoff's identity check);
  * - stamps of the handoff, the index (which names the latest snapshot) and git's index (whether the
@@ -17,7 +18,8 @@
 import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
 import { readGitInfo } from '../store/git.js'
-import { PREPARED_RESTORE, projectLayout } from '../store/layout.js'
+import { projectLayout } from '../store/layout.js'
+import { stateOf } from '../store/state.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
 import { type BaseKey, baseKey, recall } from './remembered.js'
 import type { HookContext } from './run.js'
@@ -58,10 +60,9 @@ export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore
   if (ctx.homeScope || !isStartup(ctx.payload.source)) return undefined
   const root = ctx.cfg.projectRoot
   const key = await restoreKey(root, ctx.cfg.resolved.config)
-  // Without an index there is nothing to restore from, and a key of absent files only could be forged by a
-  // file planted in a repository: only a key that holds the stamp of a file made here is trusted.
+  // Without an index there is nothing to restore from.
   if (key.index === null) return undefined
-  const prepared = await recall(root, PREPARED_RESTORE, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
+  const prepared = await recall((await stateOf(ctx.deps.bookmarkHome, root))?.prepared, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
   return prepared && ctx.now.getTime() < prepared.validUntil ? prepared : undefined
 }
 

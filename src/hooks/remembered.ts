@@ -3,17 +3,15 @@
  * from: the prepared startup restore (prepared.ts) and the judged narrative (narrative.ts). A key holds
  * stamps (size, mtime, ctime, inode) of the files read, the git branch and HEAD, the configuration used
  * and the build of this package; an answer is used only when the key computed now is the same. They are
- * written only by hooks that capture, never by one that found nothing new, and read only from a store
- * that passes the symlink guard.
+ * written only by hooks that capture, never by one that found nothing new, and kept in the project's folder
+ * of the bookmark home (store/layout.ts), where no repository can plant one.
  */
-import { join } from 'node:path'
 import { removeFile } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
 import { type GitInfo, gitIndexFile } from '../store/git.js'
 import { projectLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
-import { StoreReader } from '../store/reader.js'
 
 // Set by scripts/bundle.mjs to a hash of the sources: an answer made by other code is never used.
 declare const __BOOKMARK_BUILD__: string | undefined
@@ -47,11 +45,11 @@ interface RememberedFile<K, V> {
   value: V
 }
 
-/** The value kept in `.bookmark/<name>` when its key equals `key`; undefined otherwise (missing, damaged, other key). */
-export async function recall<K, V>(root: string, name: string, version: number, key: K, isValue: (v: unknown) => v is V): Promise<V | undefined> {
+/** The value kept at `path` when its key equals `key`; undefined otherwise (no such folder yet, missing, damaged, other key). */
+export async function recall<K, V>(path: string | undefined, version: number, key: K, isValue: (v: unknown) => v is V): Promise<V | undefined> {
+  if (path === undefined) return undefined
   try {
-    await new StoreReader(root).guard()
-    const r = await readJson(join(projectLayout(root).dir, name), (v): v is RememberedFile<K, V> => isObject(v) && v.version === version && isObject(v.key) && isValue(v.value))
+    const r = await readJson(path, (v): v is RememberedFile<K, V> => isObject(v) && v.version === version && isObject(v.key) && isValue(v.value))
     return r.ok && JSON.stringify(r.value.key) === JSON.stringify(key) ? r.value.value : undefined
   } catch {
     return undefined
@@ -65,12 +63,12 @@ export async function recall<K, V>(root: string, name: string, version: number, 
  * checked hex ids and this build): they are stored redacted. A path or branch that held a secret then never
  * equals the key computed next time, so that answer is made again on each call instead of being read.
  */
-export async function remember<K extends BaseKey, V>(root: string, name: string, version: number, key: K, value: V): Promise<void> {
+export async function remember<K extends BaseKey, V>(path: string, version: number, key: K, value: V): Promise<void> {
   const [{ writeJson }, { redact }] = await Promise.all([import('../store/files.js'), import('../redact/secrets.js')])
   const stored: K = { ...key, root: redact(key.root), branch: key.branch === null ? null : redact(key.branch) }
-  await writeJson(join(projectLayout(root).dir, name), { version, key: stored, value } satisfies RememberedFile<K, V>, { redacted: true })
+  await writeJson(path, { version, key: stored, value } satisfies RememberedFile<K, V>, { redacted: true })
 }
 
-export async function forget(root: string, name: string): Promise<void> {
-  await removeFile(join(projectLayout(root).dir, name))
+export async function forget(path: string): Promise<void> {
+  await removeFile(path)
 }

@@ -13,7 +13,8 @@ import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNo
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
-import { PREPARED_RESTORE, projectLayout } from '../store/layout.js'
+import { projectLayout } from '../store/layout.js'
+import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
 import { forget, remember } from './remembered.js'
@@ -43,14 +44,14 @@ export async function usableNarrative(root: string, ctx: HookContext, validity?:
   const { config } = ctx.cfg.resolved
   const git = await readGitInfo(root)
   const path = projectLayout(root).narrative
-  const read = await readNarrative(path, root, git)
+  const read = await readNarrative(path, root, git, ctx.deps.bookmarkHome)
   if (!read.state.exists) return { warnings: [] }
   if (read.state.tracked) {
     return { warnings: [`The .bookmark/bookmark.context.md in this repository is tracked by git (it came with the repository), so it was not loaded as instructions. Run \`bookmark show\` for this machine's own record.`] }
   }
   if (!read.identity || !read.verdict || read.body === undefined) return { warnings: [] }
-  if (read.verdict.kind === 'foreign') return { warnings: [read.verdict.warning] }
-  if (read.verdict.kind === 'invalid') return { warnings: [] }
+  // Not sealed for this project by this user's bookmark (or not a repo handoff): nothing of it, not even a warning.
+  if (read.verdict.kind !== 'match') return { warnings: [] }
   if (read.state.templateOnly || read.state.bytes <= 200) return { warnings: [] }
   const age = staleness(read.identity.written, read.mtimeMs, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
   holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
@@ -98,10 +99,11 @@ async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot
   const key = await restoreKey(root, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
   const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity, written)
-  if (!(validity.untilMs > ctx.now.getTime())) return forget(root, PREPARED_RESTORE) // an answer that changes with time: computed each time
+  const state = await ensureState(ctx.deps.bookmarkHome, root)
+  if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
   const final = text === undefined ? null : withinBudget(redact(text), config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
-  await remember(root, PREPARED_RESTORE, PREPARED_VERSION, key, { validUntil, text: final === null || final.trim() === '' ? null : final })
+  await remember(state.prepared, PREPARED_VERSION, key, { validUntil, text: final === null || final.trim() === '' ? null : final })
 }
 
 /** The last guard: whole lines only, never past the budget (the renderers already fit; warnings may not). */
@@ -122,7 +124,7 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
   const source = ctx.payload.source ?? 'startup'
   if (ctx.homeScope) return restoreFromHome(ctx)
   const root = ctx.cfg.projectRoot
-  const store = new StoreReader(root)
+  const store = new StoreReader(root, ctx.deps.bookmarkHome)
   switch (source) {
     case 'compact':
       return restoreCompact(ctx, store)
@@ -136,7 +138,7 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
 
 async function restoreStartup(ctx: HookContext, root: string, lead: string[], validity?: Validity, written?: Snapshot): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
-  const store = new StoreReader(root)
+  const store = new StoreReader(root, ctx.deps.bookmarkHome)
   const narrative = await usableNarrative(root, ctx, validity)
   const snapshot = await latestSnapshot(store, undefined, written)
   const layout = projectLayout(root)

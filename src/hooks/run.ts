@@ -5,8 +5,9 @@
 import { resolve } from 'node:path'
 import { type HookPayload, parsePayload } from '../host/payload.js'
 import type { StdinResult } from '../host/stdin.js'
-import { type Configured, type Deps, configured, isHomeScope } from '../ops/context.js'
-import { homeLayout, projectLayout } from '../store/layout.js'
+import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope, lockWait } from '../ops/context.js'
+import { homeLayout } from '../store/layout.js'
+import { stateOf } from '../store/state.js'
 import { stat } from '../shared/fsp.js'
 import { isDirectory } from '../store/fs.js'
 
@@ -38,8 +39,10 @@ export interface HookRun {
 }
 
 /** `readInput` reads the payload (the CLI: stdin, see host/stdin.ts). */
-export async function runHook(name: string, body: HookBody, flags: HookFlags, deps: Deps, readInput: () => Promise<StdinResult>, fallbackCwd: string): Promise<HookRun> {
+export async function runHook(name: string, body: HookBody, flags: HookFlags, given: Deps, readInput: () => Promise<StdinResult>, fallbackCwd: string): Promise<HookRun> {
   const notes: string[] = []
+  // A hook answers within 2 s whatever the store holds: a lock it cannot have soon means this capture is skipped.
+  const deps: Deps = { ...given, lockDeadline: given.lockDeadline ?? Date.now() + HOOK_LOCK_BUDGET_MS }
   let where: string | undefined
   try {
     const input = await readInput()
@@ -51,7 +54,7 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, de
       notes.push(`working directory ${ctx.cwd} does not exist: nothing to do`)
       return { stdout: '', notes }
     }
-    where = ctx.homeScope ? undefined : projectLayout(ctx.cfg.projectRoot).errorsLog
+    where = ctx.homeScope ? undefined : (await stateOf(deps.bookmarkHome, ctx.cfg.projectRoot))?.errorsLog
     notes.push(...ctx.cfg.resolved.problems)
     const out = await body(ctx)
     return { stdout: out === undefined ? '' : JSON.stringify(out), notes }
@@ -88,7 +91,8 @@ async function logFailure(deps: Deps, projectLog: string | undefined, message: s
     try {
       await stat(resolve(path, '..')) // only into a store that exists; never create folders to log
       const { appendCapped } = await import('../store/store.js') // only when something failed
-      await appendCapped(path, line)
+      // Logging a failure waits a little even past the deadline: a line lost is a failure no one sees.
+      await appendCapped(path, line, undefined, Math.max(200, lockWait(deps.lockDeadline).timeoutMs ?? 0))
       return
     } catch {
       // try the next place; stderr always gets it

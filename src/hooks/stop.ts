@@ -25,8 +25,8 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     ctx.deps,
   )
   if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result) // the restore code loads only then
-  const hooks = await new StoreReader(result.projectRoot).readSessionHooks(result.sessionId)
-  const view = await viewNarrative(result.projectRoot, result.work, hooks, config, ctx.now, result.written)
+  const hooks = await new StoreReader(result.projectRoot, ctx.deps.bookmarkHome).readSessionHooks(result.sessionId)
+  const view = await viewNarrative(result.projectRoot, ctx.deps.bookmarkHome, result.work, hooks, config, ctx.now, result.written)
   const decision = decideStop({
     stopHookActive: ctx.payload.stop_hook_active === true,
     freshness: view.freshness,
@@ -41,7 +41,8 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()
   const { ProjectStore } = await import('../store/store.js')
-  await new ProjectStore(result.projectRoot, config.indexCap).updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
-  const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
+  const { storeOptions } = await import('../ops/capture.js')
+  await new ProjectStore(result.projectRoot, storeOptions(ctx.deps)).updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
+  const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, ctx.deps.bookmarkHome, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
   return { decision: 'block', reason: stopBlockReason(request) }
 }

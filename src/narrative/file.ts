@@ -41,7 +41,11 @@ export function isTemplateOnly(body: string): boolean {
   return kept >= 3
 }
 
-export async function readNarrative(path: string, root: string, here: GitInfo, checkTracked = true): Promise<NarrativeRead> {
+/**
+ * Reads and judges the handoff of `root`. Its identity counts only with a valid seal (trust/seal.ts) under the
+ * key of `bookmarkHome`: without one the verdict is `unsealed` and nothing of the file is to be shown.
+ */
+export async function readNarrative(path: string, root: string, here: GitInfo, bookmarkHome: string, checkTracked = true): Promise<NarrativeRead> {
   const empty: NarrativeState = { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false }
   let size: number
   let mtimeMs: number
@@ -49,7 +53,7 @@ export async function readNarrative(path: string, root: string, here: GitInfo, c
   if (await isSymlink(dirname(path))) return { path, state: empty }
   try {
     const s = await lstat(path)
-    if (!s.isFile()) return { path, state: empty } // a symlink or anything else is not our narrative
+    if (!s.isFile()) return { path, state: empty } // a symlink, a FIFO or anything else is not our narrative
     size = s.size
     mtimeMs = s.mtimeMs
   } catch {
@@ -74,7 +78,11 @@ export async function readNarrative(path: string, root: string, here: GitInfo, c
     tracked,
   }
   if (!parsed.ok) return { path, state, text, body, parseError: parsed.reason, mtimeMs }
-  const verdict = checkIdentity(parsed.identity, { root, ...here })
+  const [{ readKey }, { hasValidSeal }] = await Promise.all([import('../trust/key.js'), import('../trust/seal.js')])
+  // The seal proves the project (its root is in it): the header's repo_path is only for people to read.
+  const verdict: IdentityVerdict = hasValidSeal(await readKey(bookmarkHome), root, parsed.identity)
+    ? checkIdentity({ ...parsed.identity, repo_path: root }, { root, ...here })
+    : { kind: 'unsealed', reason: 'its identity header has no valid seal: it was not written for this project through your bookmark' }
   state.identityOk = verdict.kind === 'match'
   if (parsed.identity.written && Number.isFinite(Date.parse(parsed.identity.written))) state.written = parsed.identity.written
   return { path, state, text, body, identity: parsed.identity, verdict, mtimeMs }

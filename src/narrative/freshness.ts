@@ -86,6 +86,13 @@ export function meaningful(work: Work, requestsThreshold: number): boolean {
 
 export type Freshness = { fresh: boolean; reason: string }
 
+/** A time further ahead of now than two clocks may disagree: written while the clock ran ahead, or made up. */
+export const FUTURE_SKEW_MS = 5 * 60_000
+
+export function isFuture(atMs: number, nowMs: number): boolean {
+  return Number.isFinite(atMs) && atMs - nowMs > FUTURE_SKEW_MS
+}
+
 export interface FreshnessRules {
   requestsThreshold: number
   /** Minutes of further work after which a narrative written on request goes stale again. */
@@ -100,8 +107,10 @@ export function narrativeFreshness(n: NarrativeState, hooks: SessionHooks, workA
   if (!n.hasSection) return { fresh: false, reason: 'the narrative has no "## " section' }
   if (n.templateOnly) return { fresh: false, reason: 'the narrative is still the template' }
   if (!n.identityOk || n.written === undefined) return { fresh: false, reason: 'the narrative has no valid identity header for this project' }
-  if (!meaningful(workAfterWritten, rules.requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
   const written = Date.parse(n.written)
+  // Written under a clock that ran ahead: no work would ever count as after it.
+  if (isFuture(written, rules.nowMs)) return { fresh: false, reason: 'the narrative is dated in the future (a clock that ran ahead)' }
+  if (!meaningful(workAfterWritten, rules.requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
   // Compared to the second: a header may drop the milliseconds of the time it was given.
   const asked = hooks.lastBlockAt !== undefined ? Math.floor(Date.parse(hooks.lastBlockAt) / 1_000) * 1_000 : Number.NaN
   const minutes = (rules.nowMs - written) / 60_000
@@ -134,7 +143,8 @@ export function decideStop(i: StopDecisionInput): StopDecision {
   if (i.hooks.blocks < i.maxBlocks) return { block: true, why: `narrative stale: ${i.freshness.reason}` }
   const last = i.hooks.lastBlockAt ? Date.parse(i.hooks.lastBlockAt) : Number.NaN
   if (!Number.isFinite(last)) return { block: false, why: 'block limit for this session reached' }
-  const minutes = (i.nowMs - last) / 60_000
+  // A last block dated in the future (a clock that ran ahead) would never re-arm: it counts as long past.
+  const minutes = isFuture(last, i.nowMs) ? Number.POSITIVE_INFINITY : (i.nowMs - last) / 60_000
   if (minutes < i.refreshMinutes) return { block: false, why: `block limit reached; re-arms ${Math.ceil(i.refreshMinutes - minutes)} minutes from now` }
   if (!i.workSinceBlock || !meaningful(i.workSinceBlock, i.requestsThreshold)) return { block: false, why: 'block limit reached and no meaningful work since the last block' }
   return { block: true, why: `narrative stale after ${Math.floor(minutes)} minutes of further work: ${i.freshness.reason}` }

@@ -15,7 +15,7 @@ import type { Snapshot, Trigger } from '../snapshot/model.js'
 import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../store/project.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
-import type { ProjectStore } from '../store/store.js'
+import type { ProjectStore, StoreOptions } from '../store/store.js'
 import { keptLength, sameBytes } from '../transcript/fingerprint.js'
 import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from './context.js'
@@ -51,13 +51,18 @@ export interface CaptureResult {
 
 export class CaptureError extends Error {}
 
+/** What a store needs of the deps: the home, the cap, how long to wait for a lock. */
+export function storeOptions(deps: Pick<Deps, 'bookmarkHome' | 'indexCap' | 'lockDeadline'>): StoreOptions {
+  return { bookmarkHome: deps.bookmarkHome, indexCap: deps.indexCap, ...(deps.lockDeadline !== undefined ? { lockDeadline: deps.lockDeadline } : {}) }
+}
+
 function sessionIdFromPath(path: string): string {
   return basename(path).replace(/\.jsonl$/i, '')
 }
 
 export async function openProject(cwd: string, deps: Deps): Promise<ProjectStore> {
   const [{ root }, { ProjectStore }] = await Promise.all([findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR), import('../store/store.js')])
-  return new ProjectStore(root, deps.indexCap)
+  return new ProjectStore(root, storeOptions(deps))
 }
 
 /** The parts of a capture every path shares: which transcript, which session, which store. */
@@ -99,11 +104,11 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     throw new CaptureError(`${root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
 
-  const unchanged = await nothingNew(req, transcript, file, sid, new StoreReader(root))
+  const unchanged = await nothingNew(req, transcript, file, sid, new StoreReader(root, deps.bookmarkHome))
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
   const [{ fold }, { ProjectStore }] = await Promise.all([import('./fold.js'), import('../store/store.js')])
-  return fold({ req, transcript, sid, store: new ProjectStore(root, deps.indexCap), notes }, deps)
+  return fold({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
 /** Triggers that write a snapshot even when nothing happened since the last one. */

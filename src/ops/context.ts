@@ -4,7 +4,7 @@
  */
 import { homeDir } from '../shared/builtin.js'
 import { randomHex } from '../shared/random.js'
-import { join, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { type Resolved, resolveConfig } from '../config/resolve.js'
 import type { ConfigKey } from '../config/keys.js'
 import { findProjectRoot } from '../store/project.js'
@@ -20,11 +20,25 @@ export interface Deps {
   log: (message: string) => void
   indexCap: number
   registryCap: number
+  /**
+   * The moment (epoch ms) after which no lock is waited for; undefined: each lock's own wait (15 s). A hook answers
+   * within 2 s whatever the store holds, so all its lock waits together end by this moment.
+   */
+  lockDeadline?: number
+}
+
+/** How long, from its start, a hook may wait for locks in all: a capture not done by then is skipped and logged. */
+export const HOOK_LOCK_BUDGET_MS = 1_400
+
+/** How long to wait for a lock now, under `deadline` (undefined: the lock's own default). */
+export function lockWait(deadline: number | undefined): { timeoutMs?: number } {
+  return deadline === undefined ? {} : { timeoutMs: Math.max(0, deadline - Date.now()) }
 }
 
 export function bookmarkHomeFrom(env: NodeJS.ProcessEnv): string {
   const explicit = env.BOOKMARK_HOME
-  if (explicit && explicit.trim() !== '') return explicit
+  // A relative BOOKMARK_HOME is taken from the home folder, once: never from wherever a hook happens to run.
+  if (explicit && explicit.trim() !== '') return isAbsolute(explicit) ? explicit : join(homeDir(env), explicit)
   return join(homeDir(env), '.bookmark')
 }
 

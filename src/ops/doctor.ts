@@ -2,7 +2,7 @@
  * `bookmark doctor`: checks the installation and the store, each finding with a fix. Read-only.
  */
 import { execFile } from 'node:child_process'
-import { access, constants, readFile, readdir, stat, statfs } from 'node:fs/promises'
+import { access, constants, readdir, stat, statfs } from 'node:fs/promises'
 import { isSymlink } from '../store/fs.js'
 import { join, resolve } from 'node:path'
 import { CONFIG_KEYS, KEYS } from '../config/keys.js'
@@ -14,6 +14,10 @@ import { type HookEvent, inspectSettings } from '../setup/inspect.js'
 import { readGitInfo } from '../store/git.js'
 import { homeLayout, isSnapshotId, projectLayout } from '../store/layout.js'
 import { findProjectRoot } from '../store/project.js'
+import { stateOf } from '../store/state.js'
+import { StoreReader } from '../store/reader.js'
+import { trustChecks } from './trust.js'
+import { readRegularFile } from '../shared/fsp.js'
 import { readRegistry } from '../store/registry.js'
 import { type Deps, isHomeScope } from './context.js'
 
@@ -49,7 +53,7 @@ function runs(ran: Map<string, Promise<boolean>>, command: string, args: string[
 
 async function pluginInstalled(env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
-    const text = await readFile(join(claudeConfigDir(env), 'plugins', 'installed_plugins.json'), 'utf8')
+    const text = await readRegularFile(join(claudeConfigDir(env), 'plugins', 'installed_plugins.json'), { follow: true })
     return text.includes('session-bookmark@')
   } catch {
     return false
@@ -121,7 +125,9 @@ async function spaceCheck(dir: string, label: string): Promise<Check[]> {
     const s = await statfs(dir)
     const free = s.bavail * s.bsize
     if (free < LOW_SPACE_BYTES) {
-      return [{ id: 'storage', status: free < 1024 * 1024 ? 'error' : 'warn', message: `only ${Math.floor(free / 1024)} KB free on the disk of ${label} ${dir}: captures fail when it is full`, fix: 'free disk space (or move the store: BOOKMARK_HOME for ~/.bookmark)' }]
+      const full = free < 1024 * 1024
+      // A full home now fails every capture (the key and the session state live there), and can leave no log line.
+      return [{ id: 'storage', status: full ? 'error' : 'warn', message: `${full ? 'disk full: ' : ''}only ${Math.floor(free / 1024)} KB free on the disk of ${label} ${dir}: captures fail when it is full`, fix: 'free disk space (or move the store: BOOKMARK_HOME for ~/.bookmark)' }]
     }
   } catch {
     // statfs unsupported here: nothing to say
@@ -161,7 +167,7 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
     }
     if (f.endsWith('.json')) {
       try {
-        JSON.parse(await readFile(f, 'utf8'))
+        JSON.parse(await readRegularFile(f))
       } catch (e) {
         bad++
         checks.push({ id: 'storage', status: 'error', message: `${f} does not parse: ${(e as Error).message}`, fix: 'delete it: the index is rebuilt from the snapshot files, a cursor from its transcript' })
@@ -174,15 +180,12 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
   return checks
 }
 
-async function indexChecks(root: string): Promise<Check[]> {
+async function indexChecks(root: string, bookmarkHome: string): Promise<Check[]> {
   const l = projectLayout(root)
-  let index: { snapshots?: { id?: string }[] }
-  try {
-    index = JSON.parse(await readFile(l.index, 'utf8'))
-  } catch {
-    return []
-  }
-  const listed = (index.snapshots ?? []).map((e) => e.id).filter((id): id is string => typeof id === 'string')
+  // Only this user's index is compared with the files (trust.ts names one that is not).
+  const { index, problem, untrusted } = await new StoreReader(root, bookmarkHome).readIndex()
+  if (problem !== undefined || untrusted !== undefined || index.snapshots.length === 0) return []
+  const listed = index.snapshots.map((e) => e.id)
   let names: string[] = []
   try {
     names = (await readdir(l.snapshots)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5))
@@ -201,7 +204,7 @@ async function indexChecks(root: string): Promise<Check[]> {
 
 async function errorsLogCheck(path: string): Promise<Check[]> {
   try {
-    const lines = (await readFile(path, 'utf8')).trim().split('\n').filter(Boolean)
+    const lines = (await readRegularFile(path)).trim().split('\n').filter(Boolean)
     if (lines.length === 0) return []
     return [{ id: 'errors', status: 'warn', message: `${lines.length} hook failures logged in ${path}; latest: ${lines[lines.length - 1]!.slice(0, 300)}`, fix: 'read the log; after fixing the cause, delete it' }]
   } catch {
@@ -224,9 +227,11 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
 
   if (!home) {
     const l = projectLayout(choice.root)
+    const state = await stateOf(deps.bookmarkHome, choice.root)
     checks.push(...(await storageChecks(l.dir, 'project store', nowMs)))
-    checks.push(...(await indexChecks(choice.root)))
-    checks.push(...(await errorsLogCheck(l.errorsLog)))
+    checks.push(...(await trustChecks(choice.root, deps.bookmarkHome)))
+    checks.push(...(await indexChecks(choice.root, deps.bookmarkHome)))
+    if (state) checks.push(...(await errorsLogCheck(state.errorsLog)))
     try {
       const found = await discoverTranscript(choice.root, undefined, deps.env)
       checks.push({ id: 'transcripts', status: 'ok', message: `transcripts found for this folder; newest: ${found.path}` })
@@ -234,10 +239,11 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
       checks.push({ id: 'transcripts', status: 'info', message: (e as Error).message.replace(/; pass --transcript PATH$/, ''), fix: 'normal before the first Claude Code session in this folder' })
     }
     const git = await readGitInfo(choice.root)
-    const n = await readNarrative(l.narrative, choice.root, git)
+    const n = await readNarrative(l.narrative, choice.root, git, deps.bookmarkHome)
     if (!n.state.exists) checks.push({ id: 'narrative', status: 'info', message: 'no narrative handoff yet (the Stop hook asks the model for one after meaningful work)' })
     else if (n.state.tracked) checks.push({ id: 'narrative', status: 'error', message: `${l.narrative} is tracked by git: restore refuses it`, fix: 'git rm --cached .bookmark/bookmark.context.md (the store belongs to this machine)' })
     else if (!n.identity || !n.verdict) checks.push({ id: 'narrative', status: 'warn', message: `${l.narrative} has no valid identity header (${n.parseError ?? 'unreadable'})`, fix: 'it is rewritten at the next Stop that asks for it' })
+    else if (n.verdict.kind === 'unsealed') checks.push({ id: 'trust', status: 'warn', message: `ignored: ${l.narrative}: ${n.verdict.reason}`, fix: 'nothing of it is shown; the next Stop after real work asks for a new one (delete it if it came with the repository)' })
     else if (n.verdict.kind !== 'match') checks.push({ id: 'narrative', status: 'warn', message: n.verdict.kind === 'foreign' ? n.verdict.warning : n.verdict.reason, fix: 'delete the file; the next Stop asks for a new one' })
     else {
       const cfg = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: choice.root, env: deps.env })

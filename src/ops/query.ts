@@ -15,6 +15,8 @@ export class InputError extends Error {}
 export interface Status {
   projectRoot: string
   storeDir: string
+  /** The project's machine-local folder in the bookmark home (cursors, hook state, locks); null before its first capture. */
+  stateDir: string | null
   snapshots: number
   sessions: number
   latest: IndexEntry | null
@@ -28,11 +30,13 @@ export interface Status {
 
 export async function status(cwd: string, deps: Deps): Promise<Status> {
   const store = await openProject(resolve(cwd), deps)
-  const { index, problem } = await store.readIndex()
+  const { index, problem, untrusted } = await store.readIndex()
   const problems = problem ? [`index.json unreadable: ${problem}`] : []
+  if (untrusted) problems.push(`index.json ignored: not written by this user's bookmark (\`bookmark doctor\` tells more)`)
+  const state = await store.state()
   let sessions = 0
   try {
-    sessions = (await readdir(store.layout.cursors)).filter((n) => n.endsWith('.json') && !n.endsWith('.state.json')).length
+    sessions = state ? (await readdir(state.cursors)).filter((n) => n.endsWith('.json') && !n.endsWith('.state.json')).length : 0
   } catch {
     sessions = 0
   }
@@ -42,6 +46,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
   return {
     projectRoot: store.layout.root,
     storeDir: store.layout.dir,
+    stateDir: state?.dir ?? null,
     snapshots: index.snapshots.length,
     sessions,
     latest: index.snapshots[0] ?? null,

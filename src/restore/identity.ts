@@ -25,12 +25,17 @@ export interface Identity {
   session_id?: string
   written?: string
   points_to_canonical?: string
+  /**
+   * A keyed hash (trust/seal.ts) of the project, the session and `written`, which only this user's bookmark can
+   * make: it gives it to the model with the header, and a handoff without a valid one is never loaded.
+   */
+  seal?: string
 }
 
 export type ParsedNarrative = { ok: true; identity: Identity; body: string } | { ok: false; reason: string; body: string }
 
 /** Header keys in the order they are rendered. */
-const KEYS = ['scope', 'project', 'repo_path', 'branch', 'head', 'session_id', 'written', 'points_to_canonical'] as const
+const KEYS = ['scope', 'project', 'repo_path', 'branch', 'head', 'session_id', 'written', 'points_to_canonical', 'seal'] as const
 type Key = (typeof KEYS)[number]
 
 const OPEN = /^<!--\s*BOOKMARK_IDENTITY\b\s*(.*)$/i
@@ -131,7 +136,8 @@ export interface Here {
   head?: string
 }
 
-export type IdentityVerdict = { kind: 'match'; notes: string[] } | { kind: 'foreign'; warning: string } | { kind: 'invalid'; reason: string }
+/** `unsealed`: no valid seal, so not written for this project through this user's bookmark (nothing of it is shown). */
+export type IdentityVerdict = { kind: 'match'; notes: string[] } | { kind: 'foreign'; warning: string } | { kind: 'invalid'; reason: string } | { kind: 'unsealed'; reason: string }
 
 /**
  * A repository path in comparable form: normalised, no trailing slash, forward slashes and lower case

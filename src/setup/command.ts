@@ -241,7 +241,7 @@ export interface UninstallResult {
 
 /** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
 const STORE_NAMES = new Set(['.gitignore', 'index.json', 'LATEST.md', 'snapshots', 'trails', 'cursors', 'sessions', 'bookmark.context.md', 'errors.log', 'config.json', 'store.lock', PREPARED_RESTORE, NARRATIVE_STATE])
-const HOME_NAMES = new Set(['registry.json', 'registry.lock', 'bookmark.context.md', 'errors.log', 'config.json', 'setup-state.json', 'setup-state.lock', 'backups', 'cache'])
+const HOME_NAMES = new Set(['key', 'projects', 'registry.json', 'registry.lock', 'bookmark.context.md', 'errors.log', 'config.json', 'setup-state.json', 'setup-state.lock', 'backups', 'cache'])
 
 /** undefined: the folder does not exist; else whether everything in it is ours. */
 async function onlyOurs(dir: string, names: Set<string>): Promise<boolean | undefined> {

@@ -10,6 +10,7 @@
  */
 import {
   type MakeDirectoryOptions,
+  constants,
   type RmOptions,
   type Stats,
   chownSync,
@@ -17,6 +18,7 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -49,6 +51,7 @@ export const lstatOrNone = (path: string): Promise<Stats | undefined> => now(() 
 export const lstat = (path: string): Promise<Stats> => now(() => lstatSync(path))
 export const readdir = (path: string): Promise<string[]> => now(() => readdirSync(path))
 export const unlink = (path: string): Promise<void> => now(() => unlinkSync(path))
+export const link = (from: string, to: string): Promise<void> => now(() => linkSync(from, to))
 export const rename = (from: string, to: string): Promise<void> => now(() => renameSync(from, to))
 export const realpath = (path: string): Promise<string> => now(() => realpathSync(path))
 export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => chownSync(path, uid, gid))
@@ -74,6 +77,40 @@ export function readFile(path: string, encoding?: BufferEncoding, flag?: number)
   // @types/node types `flag` as a string; Node takes the numeric flags as they are (stringToFlags).
   return now(() => (encoding ? readFileSync(path, flag === undefined ? encoding : { encoding, flag: flag as unknown as string }) : readFileSync(path)))
 }
+
+/** A file that is not a regular file (a FIFO, a device, a folder) where one was expected: never read, never waited on. */
+export class NotRegularFile extends Error {
+  readonly code = 'ENOTREG'
+}
+
+/** A file owned by another user where only this user's own files are read. */
+export class ForeignOwner extends Error {
+  readonly code = 'EFOREIGN'
+}
+
+const describeType = (s: Stats): string => (s.isDirectory() ? 'a folder' : s.isFIFO() ? 'a FIFO' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file')
+
+/**
+ * Reads a regular file as text without following a link and without ever blocking: opened with O_NONBLOCK
+ * (a FIFO opens at once instead of waiting for a writer), then refused unless fstat says it is a regular file.
+ * `ownUid`: refuse a file another user owns (the store only reads what this user wrote).
+ */
+export function readRegularFile(path: string, options: { follow?: boolean; ownUid?: number } = {}): Promise<string> {
+  return now(() => {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.follow === true ? 0 : constants.O_NOFOLLOW))
+    try {
+      const s = fstatSync(fd)
+      if (!s.isFile()) throw new NotRegularFile(`${path} is ${describeType(s)}, not a regular file: not read`)
+      if (options.ownUid !== undefined && s.uid !== options.ownUid) throw new ForeignOwner(`${path} belongs to another user (uid ${s.uid}): not read`)
+      return readFileSync(fd, 'utf8')
+    } finally {
+      closeSync(fd)
+    }
+  })
+}
+
+/** The uid files of this user's store must have (undefined where the system has none: Windows). */
+export const ownUid = (): number | undefined => process.getuid?.()
 
 /** What we use of a FileHandle. */
 export interface FileHandle {

@@ -42,6 +42,8 @@ export interface CaptureInfo {
 export interface Snapshot {
   version: number
   id: string
+  /** The store's own order of this project's captures (set by the store when it writes the snapshot). */
+  seq?: number
   createdAt: string
   trigger: Trigger
   project: { root: string; name: string }
@@ -82,7 +84,7 @@ const names = <T>(fields: Record<keyof T, true>): string[] => Object.keys(fields
 
 /** The field names of a snapshot: written by this code, holding no data, so the store does not redact them. */
 export const SNAPSHOT_FIELDS: readonly string[] = [
-  ...names<Snapshot>({ version: true, id: true, createdAt: true, trigger: true, project: true, session: true, task: true, requests: true, lastAssistant: true, tasks: true, plans: true, files: true, outsideFiles: true, tools: true, subagentTools: true, git: true, errors: true, subagents: true, compactions: true, microcompactions: true, usage: true, prLinks: true, counts: true, capture: true }),
+  ...names<Snapshot>({ version: true, id: true, seq: true, createdAt: true, trigger: true, project: true, session: true, task: true, requests: true, lastAssistant: true, tasks: true, plans: true, files: true, outsideFiles: true, tools: true, subagentTools: true, git: true, errors: true, subagents: true, compactions: true, microcompactions: true, usage: true, prLinks: true, counts: true, capture: true }),
   ...names<Snapshot['project']>({ root: true, name: true }),
   ...names<Snapshot['session']>({ id: true, cwd: true, branch: true, title: true, firstTs: true, lastTs: true, versions: true, models: true }),
   ...names<Snapshot['requests']>({ count: true, dropped: true, all: true, recent: true }),

@@ -4,10 +4,14 @@
  * from transcripts and are not flushed to disk one by one (atomic.ts says why); files people write
  * through us (configuration, the setup record) ask for `durable`.
  */
-import { lstat, lstatOrNone, mkdir } from '../shared/fsp.js'
+import { lstat, lstatOrNone, mkdir, ownUid } from '../shared/fsp.js'
+import { type Seal, sealJson } from '../trust/mac.js'
 import { atomicWrite } from './atomic.js'
 import { type KnownRedacted, redact, redactDeep } from '../redact/secrets.js'
 import { SymlinkRefused } from './read.js'
+
+/** A store entry that is not what the store needs there (a file where a folder goes, another user's folder). */
+export class StoreEntryError extends Error {}
 
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
@@ -23,7 +27,10 @@ export async function ensureDir(path: string): Promise<void> {
     found = await lstat(path)
   }
   if (found.isSymbolicLink()) throw new SymlinkRefused(`${path} is a symbolic link: the store never follows links (remove it)`)
-  if (!found.isDirectory()) throw new Error(`${path} is not a folder (the store keeps its files in a folder there): move it away`)
+  if (!found.isDirectory()) throw new StoreEntryError(`${path} is not a folder (the store keeps its files in a folder there): move it away`)
+  const uid = ownUid()
+  // Another user's folder: they could replace what we write there, and read it.
+  if (uid !== undefined && found.uid !== uid) throw new StoreEntryError(`${path} belongs to another user (uid ${found.uid}): bookmark writes only into its own folders (move it away)`)
 }
 
 export interface WriteOptions {
@@ -42,6 +49,8 @@ export interface WriteOptions {
   compact?: boolean
   /** The value holds `around`, which redactDeep made, and is redacted around it (`redactAround`). */
   around?: object
+  /** A file of a project's `.bookmark/`: sealed with this user's key (trust/mac.ts), so that it is read back. */
+  seal?: Seal
 }
 
 const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
@@ -92,7 +101,8 @@ export function redactAround<T>(value: T, base: object, fieldNames: Iterable<str
 
 export async function writeJson(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
   const redacted = options.redacted === true ? value : options.around !== undefined ? redactAround(value, options.around) : redactDeep(value, options.known)
-  await atomicWrite(path, `${JSON.stringify(redacted, null, options.compact === true ? undefined : 2)}\n`, { mode: FILE_MODE, durable: options.durable === true })
+  const json = `${JSON.stringify(redacted, null, options.compact === true ? undefined : 2)}\n`
+  await atomicWrite(path, options.seal ? sealJson(options.seal, path, json) : json, { mode: FILE_MODE, durable: options.durable === true })
 }
 
 export async function writeText(path: string, text: string, options: WriteOptions = {}): Promise<void> {

@@ -1,20 +1,28 @@
 /**
  * Where everything lives. Pure: paths in, paths out.
  *
- *   <project>/.bookmark/
+ *   <project>/.bookmark/              the project's record: sealed with this user's key (trust/mac.ts) where read back
  *     .gitignore                  "*": keeps the store out of git without touching the user's .gitignore
- *     index.json                  newest first, capped
+ *     index.json                  newest first (by the store's own sequence), capped
  *     LATEST.md                   the latest snapshot, for people and models
  *     snapshots/SNAP_<utc>_<hex>.json
  *     trails/files.json, files.md running per-file trail
- *     cursors/<session>.json      cursor head: transcript offset, work times, last snapshot (small)
- *     cursors/<session>.state.json  the session's extraction state (read when there is something new)
- *     sessions/<session>.json     what the hooks remember per session (narrative blocks, compactions)
- *     sessions/<session>.compact.md  the compact resume prepared by PreCompact
- *     bookmark.context.md         the narrative handoff, written by the model
- *     errors.log                  hook failures (capped)
- *     config.json                 project configuration
- *   <bookmark home = ~/.bookmark>/registry.json   cross-project index
+ *     bookmark.context.md         the narrative handoff, written by the model (trusted by its keyed seal)
+ *   <bookmark home = ~/.bookmark>/
+ *     key                         this user's secret (trust/key.ts)
+ *     registry.json               cross-project index
+ *     projects/<id>/              one project's machine-local state (id: a keyed hash of its root)
+ *       cursors/<session>.json      cursor head: transcript offset, work times, last snapshot (small)
+ *       cursors/<session>.state.json  the session's extraction state (read when there is something new)
+ *       sessions/<session>.json     what the hooks remember per session (narrative blocks, compactions)
+ *       sessions/<session>.compact.md  the compact resume prepared by PreCompact
+ *       restore.prepared.json, narrative.state.json  answers kept for the next hook
+ *       config.json                 project configuration
+ *       errors.log                  hook failures (capped)
+ *       store.lock                  the project lock
+ *
+ * What a hook reads on every call lives in the home, which no repository can write into: a project's own
+ * folder can arrive with a clone, and checking a seal there would cost a light hook more than its work.
  */
 import { crypto } from '../shared/builtin.js'
 import { join, sep } from 'node:path'
@@ -33,11 +41,7 @@ export interface ProjectLayout {
   trailsDir: string
   trailsJson: string
   trailsMd: string
-  cursors: string
-  sessions: string
   narrative: string
-  errorsLog: string
-  lock: string
 }
 
 /** Layouts made so far, by root: a hook asks for its project's layout several times. */
@@ -63,15 +67,38 @@ export function projectLayout(root: string): ProjectLayout {
     trailsDir: at('trails'),
     trailsJson: at('trails', 'files.json'),
     trailsMd: at('trails', 'files.md'),
-    cursors: at('cursors'),
-    sessions: at('sessions'),
     narrative: at('bookmark.context.md'),
-    errorsLog: at('errors.log'),
-    lock: at('store.lock'),
   })
   if (layouts.size >= 64) layouts.clear() // a long-lived server meeting many projects keeps few
   layouts.set(root, layout)
   return layout
+}
+
+/** A project's machine-local folder in the bookmark home (`projects/<id>`), and what it holds. */
+export interface StateLayout {
+  dir: string
+  cursors: string
+  sessions: string
+  prepared: string
+  narrativeState: string
+  config: string
+  errorsLog: string
+  lock: string
+}
+
+export function stateLayout(bookmarkHome: string, id: string): StateLayout {
+  const dir = [bookmarkHome, 'projects', id].join(sep)
+  const at = (name: string): string => [dir, name].join(sep)
+  return {
+    dir,
+    cursors: at('cursors'),
+    sessions: at('sessions'),
+    prepared: at(PREPARED_RESTORE),
+    narrativeState: at(NARRATIVE_STATE),
+    config: at('config.json'),
+    errorsLog: at('errors.log'),
+    lock: at('store.lock'),
+  }
 }
 
 export interface HomeLayout {
@@ -83,6 +110,8 @@ export interface HomeLayout {
   errorsLog: string
   /** V8 code cache of the hook bundles (bin/bookmark.cjs writes it; the same `cache` name is spelled there). */
   cache: string
+  /** The projects' machine-local folders. */
+  projects: string
 }
 
 export function homeLayout(bookmarkHome: string): HomeLayout {
@@ -93,10 +122,11 @@ export function homeLayout(bookmarkHome: string): HomeLayout {
     pointer: join(bookmarkHome, 'bookmark.context.md'),
     errorsLog: join(bookmarkHome, 'errors.log'),
     cache: join(bookmarkHome, 'cache'),
+    projects: join(bookmarkHome, 'projects'),
   }
 }
 
-/** The startup restore prepared by the last capture (src/hooks/prepared.ts), in the project's store folder. */
+/** The startup restore prepared by the last capture (src/hooks/prepared.ts), in the project's folder of the home. */
 export const PREPARED_RESTORE = 'restore.prepared.json'
 /** How the handoff was judged, kept for the next hook (src/hooks/narrative.ts). */
 export const NARRATIVE_STATE = 'narrative.state.json'
@@ -131,23 +161,23 @@ export function sessionKey(sessionId: string): string {
 }
 
 /** The cursor head: where the last capture stopped, and the little the hooks need without the state. */
-export function cursorPath(layout: ProjectLayout, sessionId: string): string {
+export function cursorPath(layout: StateLayout, sessionId: string): string {
   return join(layout.cursors, `${sessionKey(sessionId)}.json`)
 }
 
 /** The session's whole extraction state, loaded only when there is something new to fold into it. */
-export function cursorStatePath(layout: ProjectLayout, sessionId: string): string {
+export function cursorStatePath(layout: StateLayout, sessionId: string): string {
   return join(layout.cursors, `${sessionKey(sessionId)}.state.json`)
 }
 
-export function sessionHooksPath(layout: ProjectLayout, sessionId: string): string {
+export function sessionHooksPath(layout: StateLayout, sessionId: string): string {
   return join(layout.sessions, `${sessionKey(sessionId)}.json`)
 }
 
-export function compactResumePath(layout: ProjectLayout, sessionId: string): string {
+export function compactResumePath(layout: StateLayout, sessionId: string): string {
   return join(layout.sessions, `${sessionKey(sessionId)}.compact.md`)
 }
 
-export function cursorLockPath(layout: ProjectLayout, sessionId: string): string {
+export function cursorLockPath(layout: StateLayout, sessionId: string): string {
   return join(layout.cursors, `${sessionKey(sessionId)}.lock`)
 }

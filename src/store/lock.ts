@@ -1,9 +1,15 @@
 /**
- * A cross-process lock on a file: created with O_EXCL, holding the owner's pid, host and a nonce.
- * A lock whose owner is dead (same host) or that is older than `staleMs` is taken over.
+ * A cross-process lock on a file: created with O_EXCL, holding the owner's pid, host, a nonce and the time.
+ * Locks live in the bookmark home (layout.ts), where no repository can plant one.
+ *
+ * Taken over when its owner is dead (same host), when it is older than `staleMs`, when it is ownerless for a
+ * second (a killed writer), or when its time lies in the future (a clock that was set back, or a file no
+ * capture of ours made as it is). Anything at the lock's path that is not a regular file (a folder, a FIFO)
+ * is not a lock of ours: the caller fails at once, never spins. A lock held by a live capture that does not
+ * come free within `timeoutMs` fails the caller too: a hook logs it and answers, the next capture reads on.
  */
 import { randomHex } from '../shared/random.js'
-import { open, readFile, stat, unlink } from '../shared/fsp.js'
+import { lstatOrNone, open, readRegularFile, unlink } from '../shared/fsp.js'
 import { os } from '../shared/builtin.js'
 
 export interface LockOptions {
@@ -13,11 +19,17 @@ export interface LockOptions {
   timeoutMs?: number
 }
 
+/** A time this far past now was not written by this clock as it is: the lock is not trusted to be live. */
+const FUTURE_SLACK_MS = 2_000
+
 export class LockTimeoutError extends Error {
   constructor(readonly path: string, waitedMs: number) {
-    super(`could not take the lock ${path} within ${waitedMs} ms (another bookmark process holds it; remove the file if no bookmark process is running)`)
+    super(`could not take the lock ${path} within ${waitedMs} ms (another bookmark process holds it; this capture was skipped, the next one reads on)`)
   }
 }
+
+/** Something at the lock's path that bookmark cannot use as a lock (a folder, a FIFO, a file it cannot remove). */
+export class LockUnusable extends Error {}
 
 interface Owner {
   pid: number
@@ -37,7 +49,8 @@ function alive(pid: number): boolean {
 
 async function readOwner(path: string): Promise<Owner | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<Owner>
+    // Never waits: a FIFO or a folder at the path reads as no owner.
+    const parsed = JSON.parse(await readRegularFile(path)) as Partial<Owner>
     if (typeof parsed.pid === 'number' && typeof parsed.nonce === 'string') {
       return { pid: parsed.pid, host: String(parsed.host ?? ''), nonce: parsed.nonce, at: Number(parsed.at ?? 0) }
     }
@@ -47,16 +60,16 @@ async function readOwner(path: string): Promise<Owner | undefined> {
   return undefined
 }
 
-/** True when the lock at `path` may be taken over. */
+/** True when the lock at `path` may be taken over; throws LockUnusable when what is there is not a lock file. */
 export async function isStale(path: string, staleMs: number, now = Date.now()): Promise<boolean> {
-  let mtime: number
-  try {
-    mtime = (await stat(path)).mtimeMs
-  } catch {
-    return false // gone: not stale, just retry
-  }
+  const s = await lstatOrNone(path).catch(() => undefined)
+  if (s === undefined) return false // gone: not stale, just retry
+  if (!s.isFile()) throw new LockUnusable(`${path} is not a lock file (it is a ${s.isDirectory() ? 'folder' : 'special file'}): remove it`)
+  const mtime = s.mtimeMs
   if (now - mtime > staleMs) return true
+  if (mtime - now > FUTURE_SLACK_MS) return true
   const owner = await readOwner(path)
+  if (owner && owner.at - now > FUTURE_SLACK_MS) return true
   if (owner && owner.host === os().hostname() && owner.pid !== process.pid && !alive(owner.pid)) return true
   // A lock file with no readable owner that is more than a second old was left half-written by a killed process.
   return owner === undefined && now - mtime > 1_000
@@ -90,10 +103,17 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
     if (await isStale(path, staleMs)) {
       const before = await readOwner(path)
       const again = await readOwner(path)
-      if (before?.nonce === again?.nonce) await unlink(path).catch(() => undefined)
-      continue
+      if (before?.nonce === again?.nonce) {
+        try {
+          await unlink(path)
+        } catch (e) {
+          // A lock that cannot be removed would be met again at once: fail instead of spinning.
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new LockUnusable(`${path} is stale but cannot be removed (${(e as Error).message}): remove it`)
+        }
+      }
     }
     if (Date.now() - started > timeoutMs) throw new LockTimeoutError(path, Date.now() - started)
+    // Always a pause before the next try: no path through this loop runs without one.
     await sleep(delay + Math.floor(Math.random() * delay))
     delay = Math.min(delay * 2, 100)
   }

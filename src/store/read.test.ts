@@ -22,7 +22,7 @@ describe('reading the store’s own files', () => {
   it('readJson reports a missing file, a symlink, a broken file and a wrong shape without throwing', async () => {
     expect(await readJson(real, isObject)).toEqual({ ok: true, value: { version: 1, secret: 'outside the store' } })
     expect(await readJson(join(dir, 'none.json'), isObject)).toEqual({ ok: false, missing: true, reason: 'missing' })
-    expect(await readJson(link, isObject)).toEqual({ ok: false, missing: false, reason: `${link} is a symbolic link: not followed` })
+    expect(await readJson(link, isObject)).toEqual({ ok: false, missing: false, reason: `${link} is a symbolic link: not followed`, untrusted: true })
     writeFileSync(join(dir, 'broken.json'), '{"version":')
     expect(await readJson(join(dir, 'broken.json'), isObject)).toMatchObject({ ok: false, missing: false })
     expect(await readJson(real, (v): v is string => typeof v === 'string')).toEqual({ ok: false, missing: false, reason: `${real}: unexpected shape` })

@@ -9,8 +9,11 @@ import { isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import { type Stamp, isSymlink } from './fs.js'
-import { type ProjectLayout, compactResumePath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
+import { lstatOrNone } from '../shared/fsp.js'
+import { type ProjectLayout, type StateLayout, compactResumePath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
 import { SymlinkRefused, readJson, readStoreFile } from './read.js'
+import type { Seal } from '../trust/mac.js'
+import { sealOf, stateOf } from './state.js'
 
 export const INDEX_VERSION = 1
 /** 2: the state moved out of the cursor file into its own (version 1 files are still read). */
@@ -18,6 +21,8 @@ export const CURSOR_VERSION = 2
 
 export interface IndexEntry {
   id: string
+  /** The store's own order of captures (1, 2, …): the newest is the highest, whatever the clock said. */
+  seq: number
   createdAt: string
   sessionId: string
   trigger: string
@@ -71,6 +76,10 @@ export interface LoadedCursor {
   problem?: string
 }
 
+function isEntry(e: unknown): e is IndexEntry {
+  return isObject(e) && typeof e.id === 'string' && isSnapshotId(e.id) && typeof e.seq === 'number' && Number.isSafeInteger(e.seq)
+}
+
 function isIndex(v: unknown): v is Index {
   return isObject(v) && typeof v.version === 'number' && Array.isArray(v.snapshots)
 }
@@ -99,6 +108,11 @@ export function isSessionHooks(v: unknown): v is SessionHooks {
   return isObject(v) && typeof v.sessionId === 'string' && typeof v.blocks === 'number'
 }
 
+/** Newest first: by the store's sequence (a clock that ran ahead never keeps old work on top). */
+export function newestFirst(a: Pick<IndexEntry, 'seq' | 'id'>, b: Pick<IndexEntry, 'seq' | 'id'>): number {
+  return (b.seq ?? 0) - (a.seq ?? 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
 export function isSnapshot(v: unknown): v is Snapshot {
   return isObject(v) && typeof v.version === 'number' && typeof v.id === 'string' && Array.isArray(v.files)
 }
@@ -110,11 +124,32 @@ const GUARD_REUSE_MS = 1000
 export class StoreReader {
   readonly layout: ProjectLayout
 
-  constructor(root: string) {
+  constructor(
+    root: string,
+    readonly bookmarkHome: string,
+  ) {
     this.layout = projectLayout(root)
   }
 
   private guarded: Promise<void> | undefined
+  private stateDir: Promise<StateLayout | undefined> | undefined
+  private sealing: Promise<Seal | undefined> | undefined
+
+  /** The project's machine-local folder in the bookmark home; undefined before this home's first capture. */
+  state(): Promise<StateLayout | undefined> {
+    return (this.stateDir ??= stateOf(this.bookmarkHome, this.layout.root))
+  }
+
+  /** What this project's sealed files are checked against; undefined when there is no key (nothing here is ours). */
+  seal(): Promise<Seal | undefined> {
+    return (this.sealing ??= sealOf(this.bookmarkHome, this.layout.root))
+  }
+
+  /** Forgets the folder and seal found (a writer that just made the key). */
+  protected known(state: StateLayout, seal: Seal): void {
+    this.stateDir = Promise.resolve(state)
+    this.sealing = Promise.resolve(seal)
+  }
 
   /**
    * Refuses a store whose folders are symlinks (a cloned repository could ship `.bookmark -> ~/.ssh`):
@@ -133,31 +168,43 @@ export class StoreReader {
         throw new SymlinkRefused(`${dir} is a symbolic link: the store never follows links (remove it)`)
       }
       // An lstat of each: no listing, whose first use in a process costs more than all five.
-      for (const dir of [l.dir, l.snapshots, l.trailsDir, l.cursors, l.sessions]) if (await isSymlink(dir)) refuse(dir)
+      for (const dir of [l.dir, l.snapshots, l.trailsDir]) if (await isSymlink(dir)) refuse(dir)
     })()
     if (GUARDS.size >= 64) GUARDS.clear()
     GUARDS.set(this.layout.root, { at: Date.now(), guarded: this.guarded })
     return this.guarded
   }
 
-  async readIndex(): Promise<{ index: Index; problem?: string }> {
+  /**
+   * The index, when this user's bookmark wrote it (its seal holds); else an empty one. `untrusted` says why a
+   * file that is there was not read (a clone's, another key's): nothing of it is used.
+   */
+  async readIndex(): Promise<{ index: Index; problem?: string; untrusted?: string }> {
     await this.guard()
-    const r = await readJson(this.layout.index, isIndex)
-    if (r.ok) return { index: r.value }
-    return { index: { version: INDEX_VERSION, snapshots: [] }, ...(r.missing ? {} : { problem: r.reason }) }
+    const empty: Index = { version: INDEX_VERSION, snapshots: [] }
+    const seal = await this.seal()
+    if (!seal) return (await lstatOrNone(this.layout.index)) ? { index: empty, untrusted: `${this.layout.index}: this bookmark home has no key yet, so nothing in the project's store was written by it` } : { index: empty }
+    const r = await readJson(this.layout.index, isIndex, seal)
+    if (r.ok) return { index: { ...r.value, snapshots: r.value.snapshots.filter(isEntry).sort(newestFirst) } }
+    if (r.missing) return { index: empty }
+    return r.untrusted ? { index: empty, untrusted: r.reason } : { index: empty, problem: r.reason }
   }
 
+  /** A snapshot this user's bookmark wrote under that id (its seal holds for that place); else undefined. */
   async readSnapshot(id: string): Promise<Snapshot | undefined> {
     if (!isSnapshotId(id)) return undefined
     await this.guard()
-    const r = await readJson(snapshotPath(this.layout, id), isSnapshot)
-    return r.ok ? r.value : undefined
+    const seal = await this.seal()
+    if (!seal) return undefined
+    const r = await readJson(snapshotPath(this.layout, id), isSnapshot, seal)
+    return r.ok && r.value.id === id ? r.value : undefined
   }
 
   /** The cursor head of a session (a version 1 file yields its state as well). */
   async loadCursor(sessionId: string): Promise<LoadedCursor> {
-    await this.guard()
-    const r = await readJson(cursorPath(this.layout, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
+    const where = await this.state()
+    if (!where) return {}
+    const r = await readJson(cursorPath(where, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
     if (!r.ok) return r.missing ? {} : { problem: r.reason }
     if (r.value.sessionId !== sessionId) return {}
     if (!isLegacyCursor(r.value)) return { head: r.value }
@@ -166,15 +213,16 @@ export class StoreReader {
   }
 
   async readSessionHooks(sessionId: string): Promise<SessionHooks> {
-    await this.guard()
-    const r = await readJson(sessionHooksPath(this.layout, sessionId), isSessionHooks)
+    const state = await this.state()
+    if (!state) return newSessionHooks(sessionId)
+    const r = await readJson(sessionHooksPath(state, sessionId), isSessionHooks)
     return r.ok && r.value.sessionId === sessionId ? { ...newSessionHooks(sessionId), ...r.value } : newSessionHooks(sessionId)
   }
 
   async readCompactResume(sessionId: string): Promise<string | undefined> {
     try {
-      await this.guard()
-      return await readStoreFile(compactResumePath(this.layout, sessionId))
+      const state = await this.state()
+      return state ? await readStoreFile(compactResumePath(state, sessionId)) : undefined
     } catch {
       return undefined
     }

@@ -15,7 +15,10 @@ const BUNDLES = new URL('../../dist/cli/', import.meta.url)
 export const DEFAULT_REGISTRY_CAP = 500
 
 export interface RegistryEntry {
+  /** The project's root as stored: redacted (a folder can be named like a token). */
   project: string
+  /** The registry's own order of entries (newest highest): never the clock's, which can run ahead. */
+  seq?: number
   snapshotId: string
   sessionId: string
   createdAt: string
@@ -73,10 +76,12 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
     // Old entries are matched by the project as stored: a path that holds a secret is stored redacted, and its
     // pruned snapshots must still leave the registry.
-    const stored = await asStored(entry)
+    const seq = registry.entries.reduce((max, e) => Math.max(max, typeof e.seq === 'number' ? e.seq : 0), 0) + 1
+    const stored = { ...(await asStored(entry)), seq }
     const gone = new Set(pruned)
     const rest = registry.entries.filter((e) => !(e.project === stored.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
-    const entries = [stored, ...rest].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
+    // Newest first by the registry's sequence, so the cap drops what was registered first, whatever its date says.
+    const entries = [stored, ...rest].sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
   })
 }

@@ -11,12 +11,13 @@ import { dict, isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
 import type { TrailEntry, Trails } from '../snapshot/render.js'
 import { isSymlink } from './fs.js'
-import { compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, sessionHooksPath, snapshotPath } from './layout.js'
+import { type StateLayout, compactResumePath, cursorLockPath, cursorPath, cursorStatePath, isSnapshotId, sessionHooksPath, snapshotPath } from './layout.js'
 import { SymlinkRefused, readJson, readStoreFile } from './read.js'
-import { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, StoreReader, isSessionHooks, isSnapshot } from './reader.js'
+import { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, StoreReader, isSessionHooks, newestFirst } from './reader.js'
 import { compareText } from '../shared/text.js'
+import type { Seal } from '../trust/mac.js'
 
-export { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, type LoadedCursor, StoreReader, headFor, isSnapshot } from './reader.js'
+export { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, type LoadedCursor, StoreReader, headFor, isSnapshot, newestFirst } from './reader.js'
 
 /**
  * The writers, the lock and the renderers are loaded on the first write: a hook that only reads (most
@@ -50,7 +51,7 @@ function isStateFile(v: unknown): v is StateFile {
 export const ERRORS_LOG_CAP = 256 * 1024
 
 /** Appends one line to a capped log (atomically rewritten under a lock; the newest half is kept). */
-export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP): Promise<void> {
+export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP, waitMs?: number): Promise<void> {
   // Never into a store folder that is a symlink: it could lead anywhere.
   if (await isSymlink(dirname(path))) throw new SymlinkRefused(`${dirname(path)} is a symbolic link: not written`)
   const [{ withLock }, { writeText }] = await Promise.all([locks(), writers()])
@@ -67,7 +68,7 @@ export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_
       next = next.slice(next.indexOf('\n') + 1)
     }
     await writeText(path, next)
-  })
+  }, waitMs === undefined ? {} : { timeoutMs: waitMs })
 }
 
 function isTrails(v: unknown): v is Trails {
@@ -78,6 +79,7 @@ function isTrails(v: unknown): v is Trails {
 export function indexEntry(s: Snapshot): IndexEntry {
   return {
     id: s.id,
+    seq: s.seq ?? 0,
     createdAt: s.createdAt,
     sessionId: s.session.id,
     trigger: s.trigger,
@@ -127,12 +129,34 @@ export function storedHead(head: CursorHead, state: ExtractState, redact: (text:
   return out as unknown as CursorHead
 }
 
+/** How a store writes: where the bookmark home is, how many snapshots it keeps, how long it waits for a lock. */
+export interface StoreOptions {
+  bookmarkHome: string
+  indexCap?: number
+  /** The moment (epoch ms) after which no lock is waited for: a hook answers within 2 s; default, 15 s a lock. */
+  lockDeadline?: number
+}
+
 export class ProjectStore extends StoreReader {
-  constructor(
-    root: string,
-    private readonly indexCap = DEFAULT_INDEX_CAP,
-  ) {
-    super(root)
+  private readonly indexCap: number
+  private readonly lockDeadline: number | undefined
+
+  constructor(root: string, options: StoreOptions) {
+    super(root, options.bookmarkHome)
+    this.indexCap = options.indexCap ?? DEFAULT_INDEX_CAP
+    this.lockDeadline = options.lockDeadline
+  }
+
+  private lockOptions(): { timeoutMs?: number } {
+    return this.lockDeadline === undefined ? {} : { timeoutMs: Math.max(0, this.lockDeadline - Date.now()) }
+  }
+
+  /** The project's folder in the home and its seal, made (with the key) when missing. */
+  async writable(): Promise<{ state: StateLayout; seal: Seal }> {
+    const { ensureSeal, ensureState } = await import('./state-write.js') // brings the writers: loaded on the first write
+    const [state, seal] = await Promise.all([ensureState(this.bookmarkHome, this.layout.root), ensureSeal(this.bookmarkHome, this.layout.root)])
+    this.known(state, seal)
+    return { state, seal }
   }
 
   /** States this store redacted for storage (`redactState`): written, and built on, as they are. */
@@ -152,18 +176,20 @@ export class ProjectStore extends StoreReader {
 
   async ensure(): Promise<void> {
     await this.guard()
+    await this.writable()
     const { ensureDir, writeText } = await writers()
     const l = this.layout
     await ensureDir(l.dir)
-    await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir), ensureDir(l.cursors), ensureDir(l.sessions)])
+    await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir)])
     const current = await readStoreFile(l.gitignore).catch(() => '')
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
   }
 
   /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
   async loadState(head: CursorHead): Promise<{ state?: ExtractState; problem?: string }> {
-    await this.guard()
-    const r = await readJson(cursorStatePath(this.layout, head.sessionId), isStateFile)
+    const state = await this.state()
+    if (!state) return { problem: 'its state file is missing' }
+    const r = await readJson(cursorStatePath(state, head.sessionId), isStateFile)
     if (!r.ok) return { problem: r.missing ? 'its state file is missing' : r.reason }
     if (r.value.stateId !== head.stateId || r.value.sessionId !== head.sessionId) return { problem: 'its state file belongs to another capture' }
     return { state: r.value.state }
@@ -174,116 +200,132 @@ export class ProjectStore extends StoreReader {
    * match (read again). A state from `redactState` is written as it is, and so is what its head took from it.
    */
   async saveCursor(head: CursorHead, state: ExtractState): Promise<void> {
-    const { writeJson } = await writers()
+    const [{ writeJson }, { state: dir }] = await Promise.all([writers(), this.writable()])
     const file: StateFile = { version: CURSOR_VERSION, sessionId: head.sessionId, stateId: head.stateId, state }
     const built = this.redactedStates.has(state)
     // Any other state (none is passed today) and its head are redacted whole.
-    await writeJson(cursorStatePath(this.layout, head.sessionId), file, { compact: true, ...(built ? { around: { state } } : {}) })
-    if (!built) return writeJson(cursorPath(this.layout, head.sessionId), head)
+    await writeJson(cursorStatePath(dir, head.sessionId), file, { compact: true, ...(built ? { around: { state } } : {}) })
+    if (!built) return writeJson(cursorPath(dir, head.sessionId), head)
     const { redact, redactDeep } = await import('../redact/secrets.js')
-    await writeJson(cursorPath(this.layout, head.sessionId), storedHead(head, state, redact, redactDeep), { redacted: true })
+    await writeJson(cursorPath(dir, head.sessionId), storedHead(head, state, redact, redactDeep), { redacted: true })
   }
 
 
   /** Read-modify-write of the session's hook state under its own lock. */
   async updateSessionHooks(sessionId: string, fn: (h: SessionHooks) => SessionHooks | undefined): Promise<SessionHooks> {
-    const path = sessionHooksPath(this.layout, sessionId)
-    const [{ withLock }, { writeJson }] = await Promise.all([locks(), writers()])
-    return withLock(`${path}.lock`, async () => {
-      const current = await this.readSessionHooks(sessionId)
-      const next = fn(current)
-      if (next) await writeJson(path, next)
-      return next ?? current
-    })
+    const [{ withLock }, { writeJson }, { state }] = await Promise.all([locks(), writers(), this.writable()])
+    const path = sessionHooksPath(state, sessionId)
+    return withLock(
+      `${path}.lock`,
+      async () => {
+        const current = await this.readSessionHooks(sessionId)
+        const next = fn(current)
+        if (next) await writeJson(path, next)
+        return next ?? current
+      },
+      this.lockOptions(),
+    )
   }
 
   async allSessionHooks(): Promise<SessionHooks[]> {
+    const state = await this.state()
+    if (!state) return []
     let names: string[] = []
     try {
-      names = await readdir(this.layout.sessions)
+      names = await readdir(state.sessions)
     } catch {
       return []
     }
     const out: SessionHooks[] = []
     for (const name of names) {
       if (!name.endsWith('.json')) continue
-      const r = await readJson(`${this.layout.sessions}/${name}`, isSessionHooks)
+      const r = await readJson(`${state.sessions}/${name}`, isSessionHooks)
       if (r.ok) out.push(r.value)
     }
     return out
   }
 
   async writeCompactResume(sessionId: string, text: string): Promise<void> {
-    const { writeText } = await writers()
-    await writeText(compactResumePath(this.layout, sessionId), text)
+    const [{ writeText }, { state }] = await Promise.all([writers(), this.writable()])
+    await writeText(compactResumePath(state, sessionId), text)
   }
 
 
-  /** Appends a line to .bookmark/errors.log, keeping the newest half when it passes its cap. */
+  /** Appends a line to the project's errors.log in the home, keeping the newest half when it passes its cap. */
   async logError(line: string): Promise<void> {
-    await appendCapped(this.layout.errorsLog, line)
+    const { state } = await this.writable()
+    await appendCapped(state.errorsLog, line, ERRORS_LOG_CAP, this.lockDeadline === undefined ? undefined : Math.max(200, this.lockDeadline - Date.now()))
   }
 
   /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */
   async withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const { withLock } = await locks()
-    return withLock(cursorLockPath(this.layout, sessionId), fn)
+    const [{ withLock }, { state }] = await Promise.all([locks(), this.writable()])
+    return withLock(cursorLockPath(state, sessionId), fn, this.lockOptions())
   }
 
   /**
-   * Writes a snapshot file and, under the project lock, adds it to the index (pruning what falls
-   * off), rewrites LATEST.md and updates the trail. The snapshot is redacted once and that copy feeds all
-   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that
-   * state is redacted; else all of it. `tidy` (default true) also removes what killed processes left
-   * (old temp files, unlisted snapshot files): a capture in the middle of a session leaves that to the next
-   * first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
+   * Under the project lock: numbers the snapshot (the store's own sequence, one above the highest it has),
+   * writes its file, adds it to the index (pruning what falls off), rewrites LATEST.md and updates the trail.
+   * Every file that is read back is sealed (trust/mac.ts). The snapshot is redacted once and that copy feeds all
+   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that state is
+   * redacted; else all of it. `tidy` (default true) also removes what killed processes left (old temp files,
+   * unlisted snapshot files of this user's): a capture in the middle of a session leaves that to the next first,
+   * forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  /** Writes the snapshot redacted, indexes it; gives back what was written and the snapshots the index cap dropped. */
   async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[]; snapshot: Snapshot }> {
     const { from, fieldNames, tidy = true } = options
     const l = this.layout
-    const [{ redactAround, writeJson }, { redact, redactDeep }] = await Promise.all([writers(), import('../redact/secrets.js')])
-    const snapshot = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
-    await writeJson(snapshotPath(l, snapshot.id), snapshot, { redacted: true, compact: true })
-    try {
-      return { ...(await this.indexSnapshot(snapshot, touched.map((p) => redact(p)), tidy)), snapshot }
-    } catch (e) {
-      // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
-      // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
-      const { index } = await this.readIndex().catch(() => ({ index: { version: INDEX_VERSION, snapshots: [] as IndexEntry[] } }))
-      if (!index.snapshots.some((x) => x.id === snapshot.id)) await removeFile(snapshotPath(l, snapshot.id)).catch(() => undefined)
-      throw e
-    }
+    const [{ redactAround, writeJson, writeText }, { redact, redactDeep }, { withLock }, { renderLatest }, { sweepTemps }, { state, seal }] = await Promise.all([
+      writers(),
+      import('../redact/secrets.js'),
+      locks(),
+      renderers(),
+      import('./sweep.js'),
+      this.writable(),
+    ])
+    const redacted = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
+    return withLock(
+      state.lock,
+      async () => {
+        const read = await this.readIndex()
+        // A broken or missing index is rebuilt from this user's snapshot files: nothing on disk is forgotten.
+        const index = read.problem !== undefined || read.untrusted !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
+        const seq = index.snapshots.reduce((max, e) => Math.max(max, e.seq), 0) + 1
+        const snapshot: Snapshot = { ...redacted, seq }
+        const file = snapshotPath(l, snapshot.id)
+        await writeJson(file, snapshot, { redacted: true, compact: true, seal })
+        try {
+          const others = index.snapshots.filter((e) => e.id !== snapshot.id)
+          // The other entries were redacted when index.json was written: only the new one is (files.ts, `redacted`).
+          const all = [redactDeep(indexEntry(snapshot)), ...others].sort(newestFirst)
+          // The index only lists snapshot files that exist.
+          const present = await this.existing(all.map((e) => e.id))
+          const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
+          const kept = listed.slice(0, this.indexCap)
+          // Only entries of this user's own index fall off: a file that came with the project is never listed.
+          const pruned = listed.slice(this.indexCap).map((e) => e.id)
+          await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true, seal })
+          await writeText(l.latest, renderLatest(snapshot), { redacted: true })
+          await this.updateTrails(snapshot, touched.map((p) => redact(p)), seal)
+          for (const id of pruned) await removeFile(snapshotPath(l, id))
+          if (tidy) {
+            await this.removeOrphans(new Set(kept.map((e) => e.id)))
+            for (const dir of [l.dir, l.trailsDir, state.dir, state.cursors, state.sessions]) await sweepTemps(dir)
+          }
+          return { pruned, snapshot }
+        } catch (e) {
+          // The index could not take it (a full disk): the snapshot file must not linger unlisted. If the index
+          // did take it (a later write failed), the file stays: the index never lists a missing snapshot.
+          const { index: now } = await this.readIndex().catch(() => ({ index: { version: INDEX_VERSION, snapshots: [] as IndexEntry[] } }))
+          if (!now.snapshots.some((x) => x.id === snapshot.id)) await removeFile(file).catch(() => undefined)
+          throw e
+        }
+      },
+      this.lockOptions(),
+    )
   }
 
-  private async indexSnapshot(snapshot: Snapshot, touched: string[], tidy: boolean): Promise<{ pruned: string[] }> {
-    const l = this.layout
-    const [{ withLock }, { writeJson, writeText }, { renderLatest }, { sweepTemps }, { redactDeep }] = await Promise.all([locks(), writers(), renderers(), import('./sweep.js'), import('../redact/secrets.js')])
-    return withLock(l.lock, async () => {
-      const read = await this.readIndex()
-      // A broken or missing index is rebuilt from the snapshot files: nothing on disk is forgotten.
-      const index = read.problem !== undefined || read.index.snapshots.length === 0 ? await this.rebuildIndex() : read.index
-      const others = index.snapshots.filter((e) => e.id !== snapshot.id && isSnapshotId(e.id))
-      // The other entries were redacted when index.json was written: only the new one is (files.ts, `redacted`).
-      const all = [redactDeep(indexEntry(snapshot)), ...others].sort((a, b) => compareText(b.id, a.id))
-      // The index only lists snapshot files that exist.
-      const present = await this.existing(all.map((e) => e.id))
-      const listed = all.filter((e) => e.id === snapshot.id || present.has(e.id))
-      const kept = listed.slice(0, this.indexCap)
-      const pruned = listed.slice(this.indexCap).map((e) => e.id)
-      await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true })
-      if (kept[0]?.id === snapshot.id) await writeText(l.latest, renderLatest(snapshot), { redacted: true })
-      await this.updateTrails(snapshot, touched)
-      for (const id of pruned) await removeFile(snapshotPath(l, id))
-      if (tidy) {
-        await this.removeOrphans(new Set(kept.map((e) => e.id)))
-        for (const dir of [l.dir, l.trailsDir, l.cursors, l.sessions]) await sweepTemps(dir)
-      }
-      return { pruned }
-    })
-  }
-
-  /** The index as the snapshot files on disk describe it (used when index.json is missing or broken). */
+  /** The index as this user's snapshot files on disk describe it (used when index.json is missing, broken or not ours). */
   async rebuildIndex(): Promise<Index> {
     let names: string[] = []
     try {
@@ -295,10 +337,10 @@ export class ProjectStore extends StoreReader {
     for (const name of names) {
       const id = basename(name, '.json')
       if (!name.endsWith('.json') || !isSnapshotId(id)) continue
-      const snap = await this.readSnapshot(id)
-      if (snap) entries.push(indexEntry(snap))
+      const snap = await this.readSnapshot(id) // only sealed with this user's key
+      if (snap && typeof snap.seq === 'number') entries.push(indexEntry(snap))
     }
-    entries.sort((a, b) => compareText(b.id, a.id))
+    entries.sort(newestFirst)
     return { version: INDEX_VERSION, snapshots: entries }
   }
 
@@ -314,8 +356,9 @@ export class ProjectStore extends StoreReader {
   }
 
   /**
-   * Snapshot files that no index entry names, left by a capture killed between its two writes. Only
-   * old ones: a fresh one may belong to a capture that is waiting for the lock right now.
+   * Snapshot files of this user's that no index entry names, left by a capture killed between its two writes.
+   * Only old ones (a fresh one may belong to a capture that is waiting for the lock right now), and only
+   * sealed ones: a file that came with the project is not ours to delete (doctor names it).
    */
   private async removeOrphans(keep: Set<string>): Promise<void> {
     const { isTempName } = await import('./sweep.js')
@@ -333,23 +376,26 @@ export class ProjectStore extends StoreReader {
         if (isTempName(name)) await this.removeIfOlder(path, now, ORPHAN_AGE_MS) // left by a killed write
         continue
       }
-      await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
+      if (await this.readSnapshot(id)) await this.removeIfOlder(path, now, ORPHAN_AGE_MS)
     }
   }
 
   private async removeIfOlder(path: string, now: number, ageMs: number): Promise<void> {
     try {
-      if (now - (await stat(path)).mtimeMs > ageMs) await removeFile(path)
+      const s = await stat(path)
+      // A time from the future (a clock that ran ahead, a planted file) says nothing about age: kept.
+      if (now - s.mtimeMs > ageMs) await removeFile(path)
     } catch {
       // already gone
     }
   }
 
-  private async updateTrails(snapshot: Snapshot, touched: string[]): Promise<void> {
+  private async updateTrails(snapshot: Snapshot, touched: string[], seal: Seal): Promise<void> {
     if (touched.length === 0) return
     const l = this.layout
     const [{ writeJson, writeText }, { renderTrails }, { redactDeep }] = await Promise.all([writers(), renderers(), import('../redact/secrets.js')])
-    const r = await readJson(l.trailsJson, isTrails)
+    // Only this user's trail is built on: one that came with the project starts over.
+    const r = await readJson(l.trailsJson, isTrails, seal)
     const trails: Trails = { version: TRAILS_VERSION, files: dict(r.ok ? r.value.files : undefined) }
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
@@ -374,7 +420,7 @@ export class ProjectStore extends StoreReader {
     }
     // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted. One line:
     // files.md is the trail people read, and indenting the 50 KB or so of a long project's trail cost each capture.
-    await writeJson(l.trailsJson, trails, { redacted: true, compact: true })
+    await writeJson(l.trailsJson, trails, { redacted: true, compact: true, seal })
     // Rendered from the trail just written.
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
   }

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { stateDir } from '../helpers/narrative.js'
 import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
 import {
   BOOKMARK_BIN,
@@ -314,13 +315,15 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     expect(pre).toHaveLength(1)
     expect(pre[0]!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['src/greet.test.ts', 'src/greet.ts']))
     expect(pre[0]!.tasks.items).toEqual([{ id: '1', text: OPEN_TASK, status: 'pending' }])
-    const resumePath = join(world.proj, '.bookmark', 'sessions', `${sid1}.compact.md`)
+    // The session's machine-local state lives in the project's folder of the bookmark home.
+    const sessions = join(await stateDir(world.bookmarkHome, world.proj), 'sessions')
+    const resumePath = join(sessions, `${sid1}.compact.md`)
     expect(existsSync(resumePath)).toBe(true)
     const resume = readFileSync(resumePath, 'utf8')
     expect(resume).toContain(FIRST_PROMPT)
     expect(resume).toContain(OPEN_TASK)
     expect(resume.length).toBeLessThanOrEqual(6_000)
-    expect(JSON.parse(readFileSync(join(world.proj, '.bookmark', 'sessions', `${sid1}.json`), 'utf8'))).toMatchObject({ compactions: 1, blocks: 1 })
+    expect(JSON.parse(readFileSync(join(sessions, `${sid1}.json`), 'utf8'))).toMatchObject({ compactions: 1, blocks: 1 })
 
     // SessionStart(compact) handed back exactly the prepared resume.
     expect(sessionStartContexts(world.proj, sid1)).toContain(resume)
