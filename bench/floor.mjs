@@ -17,6 +17,7 @@
  * transcript's end, and a new snapshot except for the state-only build. It prints the ratios; it asserts no time.
  * Knobs: FLOOR_ROUNDS (21), FLOOR_WARMUP (4), FLOOR_BLOCKS (2 per build). Exit 2 when it cannot start.
  */
+import { spawnSync } from 'node:child_process'
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -114,7 +115,10 @@ function main() {
       { name: 'state only', bin: stateOnlyBuild(join(scratch, 'state-only')), records: false },
       { name: 'hand-off', bin: join(REPO_ROOT, 'bin', 'bookmark.cjs'), records: true, detached: true },
     ]
-    const cursorOffset = () => JSON.parse(readFileSync(join(store, 'cursors', `${payload.session_id}.json`), 'utf8')).cursor.offset
+    // The cursor is machine-local state: in the project's folder of the bookmark home, as `bookmark status` names it.
+    const status = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'bookmark.cjs'), 'status', '--json'], { env, cwd: join(world, 'project'), encoding: 'utf8' })
+    const stateDir = JSON.parse(status.stdout).stateDir
+    const cursorOffset = () => JSON.parse(readFileSync(join(stateDir, 'cursors', `${payload.session_id}.json`), 'utf8')).cursor.offset
     const indexHead = () => JSON.parse(readFileSync(join(store, 'index.json'), 'utf8')).snapshots?.[0]?.id
     const results = builds.map(() => [])
     for (let block = 0; block < blocks; block++) {

@@ -114,9 +114,24 @@ function indexHead(w) {
   return readJson(join(w.project, '.bookmark', 'index.json'))?.snapshots?.[0]?.id
 }
 
+/** The CLI under test (as `settings().bin`): asked where a world's state is. */
+const CLI = process.env.BOOKMARK_BENCH_BIN ? resolve(process.env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.cjs')
+
+/** The project's folder in the bookmark home (cursors, session state, errors.log), as `bookmark status` names it; null before a capture. */
+function stateDirOf(w) {
+  const r = runShell(nodeCommand([CLI, 'status', '--json']), { env: w.env, cwd: w.project })
+  if (r.status !== 0) throw new BenchError(`bookmark status --json: ${r.stderr.slice(0, 300)}`)
+  return JSON.parse(r.stdout).stateDir
+}
+
+function errorsLogPath(w) {
+  const dir = stateDirOf(w)
+  return dir === null ? undefined : join(dir, 'errors.log')
+}
+
 function errorsLogSize(w) {
-  const p = join(w.project, '.bookmark', 'errors.log')
-  return existsSync(p) ? statSync(p).size : 0
+  const p = errorsLogPath(w)
+  return p !== undefined && existsSync(p) ? statSync(p).size : 0
 }
 
 /** Throws when a hook run is not a success: exit code, stdout shape, a failure reported on stderr. */
@@ -153,7 +168,7 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
     after?.(r, false)
     rss.push(r.rssKb)
   }
-  if (errorsLogSize(w) !== logBefore) throw new BenchError(`${label}: the hook logged a failure in ${join(w.project, '.bookmark', 'errors.log')}`)
+  if (errorsLogSize(w) !== logBefore) throw new BenchError(`${label}: the hook logged a failure in ${errorsLogPath(w)}`)
   const row = { id, label, kind: 'hook', n: result.hook.n, median: result.hook.median, p10: result.hook.p10, p90: result.hook.p90, bare: result.bare.median, ratio: result.ratio, pairRatio: result.pairRatio, rssMb: Math.max(...rss) / 1024, notes: typeof notes === 'function' ? notes() : notes }
   ctx.cases.push(row)
   return row
@@ -375,7 +390,7 @@ function run(ctx, m, skipped) {
 
   // Steady state of a long-time user: a fresh handoff, a full registry.
   for (const w of [small, big]) {
-    writeNarrative(w.project, { sessionId: w.sessionId, branch: w.branch, head: w.head })
+    writeNarrative(w.project, { sessionId: w.sessionId, branch: w.branch, head: w.head, bookmarkHome: w.env.BOOKMARK_HOME })
     fillRegistry(w.env.BOOKMARK_HOME, s.projects, join(w.dir, 'other-projects'))
   }
 
@@ -384,11 +399,11 @@ function run(ctx, m, skipped) {
   const handoffTurn = newTurn(ctx.turn, { sessionId: small.sessionId, projectDir: small.project, parentUuid: genSmall.lastUuid, at: Date.now() - 5_000 }) // its four lines a second apart, before the handoff
   appendFileSync(small.transcript, handoffTurn.text)
   genSmall.lastUuid = handoffTurn.lastUuid
-  writeNarrative(small.project, { sessionId: small.sessionId, branch: small.branch, head: small.head })
+  writeNarrative(small.project, { sessionId: small.sessionId, branch: small.branch, head: small.head, bookmarkHome: small.env.BOOKMARK_HOME })
   const turnPayload = join(small.dir, 'payload-handoff-turn.json')
   writeFileSync(turnPayload, JSON.stringify(stopPayload(small, handoffTurn.lastAssistantText)))
   checkHookRun('stop (the turn that wrote the handoff)', 'stop', runShell(nodeCommand([s.bin, 'stop'], { stdin: turnPayload }), { env: { ...small.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: small.project }))
-  const prepared = join(small.project, '.bookmark', 'restore.prepared.json')
+  const prepared = join(stateDirOf(small), 'restore.prepared.json')
   if (!existsSync(prepared)) throw new BenchError(`stop (the turn that wrote the handoff): no ${prepared} written`)
 
   hookCase(ctx, { id: 'stop-idle', label: `stop, nothing new (${size(genSmall.bytes)} session)`, w: small, hook: 'stop', payload: stopPayload(small, handoffTurn.lastAssistantText), after: unchangedIndex('stop, nothing new', small) })
@@ -399,7 +414,7 @@ function run(ctx, m, skipped) {
   const payloadFile = join(small.dir, 'payload-check-first.json')
   writeFileSync(payloadFile, JSON.stringify(checkPayload))
   checkHookRun('check (first, due)', 'check', runShell(nodeCommand([s.bin, 'check'], { stdin: payloadFile }), { env: checkEnv, cwd: small.project }))
-  const sessionFile = join(small.project, '.bookmark', 'sessions', `${small.sessionId}.json`)
+  const sessionFile = join(stateDirOf(small), 'sessions', `${small.sessionId}.json`)
   if (!readJson(sessionFile)?.lastIntervalSnapshotAt) throw new BenchError(`check (first, due): ${sessionFile} records no interval snapshot`)
   hookCase(ctx, { id: 'check', label: `check, not due (${size(genSmall.bytes)} session)`, w: small, hook: 'check', payload: checkPayload, env: checkEnv, after: unchangedIndex('check, not due', small) })
 
@@ -419,9 +434,9 @@ function run(ctx, m, skipped) {
   if (cfg.status !== 0) throw new BenchError(`bookmark config --project --set indexCap=${s.snapshots}: ${cfg.stderr}`)
   const cap = runShell(nodeCommand([s.bin, 'snapshot', '--transcript', genHist.path, '--cwd', hist.project, '--trigger', 'stop', '--json']), { env: hist.env, cwd: hist.project })
   if (cap.status !== 0) throw new BenchError(`history capture: ${cap.stderr}`)
-  growHistory(hist.project, s.snapshots)
+  growHistory(hist.project, s.snapshots, hist.env.BOOKMARK_HOME)
   fillRegistry(hist.env.BOOKMARK_HOME, s.projects, join(hist.dir, 'other-projects'))
-  writeNarrative(hist.project, { sessionId: hist.sessionId, branch: hist.branch, head: hist.head, long: true })
+  writeNarrative(hist.project, { sessionId: hist.sessionId, branch: hist.branch, head: hist.head, long: true, bookmarkHome: hist.env.BOOKMARK_HOME })
   const many = `${s.snapshots} snapshots, ${s.projects} projects`
   restoreCase(ctx, { id: 'restore-history', label: `restore, ${many}`, w: hist, budget: DEFAULT_BUDGET })
   restoreCase(ctx, { id: 'restore-history-small', label: `restore, ${many}, budget ${SMALL_BUDGET}`, w: hist, budget: SMALL_BUDGET })

@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { BenchError } from './measure.mjs'
+import { narrativeSeal, readKey, sealedJson } from './seal.mjs'
 
 const SNAPSHOT_ID = /^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/
 
@@ -38,15 +39,18 @@ function snapshotId(ms, used) {
 
 /**
  * Grows the project's history to `count` snapshots: the newest is the one a real capture wrote; the
- * others are copies of it a minute apart going back, ten per session, with the usual triggers.
+ * others are copies of it a minute apart going back, ten per session, with the usual triggers, numbered
+ * below it in the store's sequence and sealed with the home's key (so the store reads them as its own).
  * The project's indexCap must allow `count` (the caller sets it), or the next capture prunes them.
  */
-export function growHistory(projectDir, count) {
+export function growHistory(projectDir, count, bookmarkHome) {
   const dir = join(projectDir, '.bookmark')
-  const index = readJson(join(dir, 'index.json'))
+  const key = readKey(bookmarkHome)
+  const write = (path, value) => writeFileSync(path, sealedJson(key, dir, path, value), { mode: 0o600 })
+  const { mac: _index, ...index } = readJson(join(dir, 'index.json'))
   const newest = index.snapshots?.[0]
   if (!newest || !SNAPSHOT_ID.test(newest.id)) throw new BenchError(`${dir}/index.json lists no snapshot to copy`)
-  const template = readJson(join(dir, 'snapshots', `${newest.id}.json`))
+  const { mac: _snap, ...template } = readJson(join(dir, 'snapshots', `${newest.id}.json`))
   const used = new Set([newest.id])
   const t0 = Date.parse(newest.createdAt)
   const triggers = ['stop', 'stop', 'interval', 'stop', 'pre_compact']
@@ -57,11 +61,11 @@ export function growHistory(projectDir, count) {
     const createdAt = new Date(t0 - k * 60_000).toISOString()
     const id = snapshotId(t0 - k * 60_000, used)
     const trigger = triggers[k % triggers.length]
-    writeJson(join(dir, 'snapshots', `${id}.json`), { ...template, id, createdAt, trigger, session: { ...template.session, id: sessionId } })
-    entries.push({ ...newest, id, createdAt, sessionId, trigger })
+    const seq = newest.seq - k
+    write(join(dir, 'snapshots', `${id}.json`), { ...template, id, seq, createdAt, trigger, session: { ...template.session, id: sessionId } })
+    entries.push({ ...newest, id, seq, createdAt, sessionId, trigger })
   }
-  entries.sort((a, b) => b.id.localeCompare(a.id))
-  writeJson(join(dir, 'index.json'), { ...index, snapshots: entries })
+  write(join(dir, 'index.json'), { ...index, snapshots: entries })
   return entries.length
 }
 
@@ -109,12 +113,13 @@ const FILES = [
 ]
 
 /**
- * Writes `.bookmark/bookmark.context.md` in the documented form (identity header, then Task, Progress,
+ * Writes `.bookmark/bookmark.context.md` in the documented form (identity header with the seal the Stop hook hands out, then Task, Progress,
  * Decisions, Open items, Next step, Files), written now for this project's branch and HEAD. `long`
  * repeats the lists until the file is over 9,000 characters, more than any budget lets through.
  */
-export function writeNarrative(projectDir, { sessionId, branch, head, long = false }) {
+export function writeNarrative(projectDir, { sessionId, branch, head, long = false, bookmarkHome }) {
   const project = basename(projectDir)
+  const written = new Date().toISOString()
   const repeat = long ? 8 : 1
   const many = (items) => Array.from({ length: repeat }, (_, r) => items.map((x) => `- ${r > 0 ? `(${r + 1}) ` : ''}${x}`)).flat()
   const text = [
@@ -125,7 +130,8 @@ export function writeNarrative(projectDir, { sessionId, branch, head, long = fal
     `branch: ${branch}`,
     `head: ${head}`,
     `session_id: ${sessionId}`,
-    `written: ${new Date().toISOString()}`,
+    `written: ${written}`,
+    `seal: ${narrativeSeal(readKey(bookmarkHome), projectDir, sessionId, written)}`,
     '-->',
     `# Handoff: ${project}`,
     '',

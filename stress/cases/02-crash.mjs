@@ -14,6 +14,7 @@ import { runDoctor } from '../lib/doctor.mjs'
 import { bigTranscript } from '../lib/gen.mjs'
 import { Checks } from '../lib/result.mjs'
 import { gitProject, hookOutputProblem, pool, rng, runCli, sandbox, spawnCli } from '../lib/sandbox.mjs'
+import { stateDir } from '../lib/state.mjs'
 import { auditStore, indexAudit, registryEntries, walk, isTempFile } from '../lib/store.mjs'
 
 export const name = '2 crash safety'
@@ -86,14 +87,16 @@ export async function run(ctx) {
     const p = spawn(process.execPath, ['-e', '0'])
     p.on('close', () => res(p.pid))
   })
-  mkdirSync(join(store, 'cursors'), { recursive: true })
+  // Locks and session state live in the project's folder of the bookmark home.
+  const state = stateDir(sb.bookmarkHome, project)
+  mkdirSync(join(state, 'cursors'), { recursive: true })
   const owner = (pid) => JSON.stringify({ pid, host: hostname(), nonce: 'deadbeefdeadbeef', at: Date.now() })
-  writeFileSync(join(store, 'store.lock'), owner(deadPid), { mode: 0o600 })
+  writeFileSync(join(state, 'store.lock'), owner(deadPid), { mode: 0o600 })
   writeFileSync(join(sb.bookmarkHome, 'registry.lock'), '{"pid":', { mode: 0o600 })
   const halfOld = (Date.now() - 5_000) / 1000
   utimesSync(join(sb.bookmarkHome, 'registry.lock'), halfOld, halfOld)
-  writeFileSync(join(store, 'cursors', 'recover-0000.lock'), '', { mode: 0o600 })
-  utimesSync(join(store, 'cursors', 'recover-0000.lock'), halfOld, halfOld)
+  writeFileSync(join(state, 'cursors', 'recover-0000.lock'), '', { mode: 0o600 })
+  utimesSync(join(state, 'cursors', 'recover-0000.lock'), halfOld, halfOld)
 
   // The next capture (and a Stop hook) succeed, taking over every lock, quickly.
   const next = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'recover-0000', '--cwd', project, '--json'], { env, cwd: project, timeoutMs: 60_000 })
@@ -107,15 +110,18 @@ export async function run(ctx) {
   c.check('the next capture succeeds, taking over the locks left behind', next.code === 0 && written && stop.code === 0 && !/failed|error/i.test(stop.stderr), `snapshot exit ${next.code}, written ${written}, ${Math.round(next.ms)} ms with ${leftLocks.length} locks left by kills + 3 planted (dead owner, half-written, empty); stop hook exit ${stop.code} ${Math.round(stop.ms)} ms${stop.stderr.trim() ? `: ${stop.stderr.trim().split('\n').pop().slice(0, 160)}` : ''}`)
   c.check('lock takeover is quick (< 5 s, not the 30 s age limit)', next.ms < 5_000 + typical * 2, `${Math.round(next.ms)} ms (a capture takes ~${Math.round(typical)} ms)`)
   const locksAfter = [auditStore(store), auditStore(sb.bookmarkHome)].flatMap((a) => a.locks)
-  const stale = locksAfter.filter((l) => ['store.lock', 'registry.lock', 'cursors/recover-0000.lock'].includes(l))
+  const stale = locksAfter.filter((l) => ['store.lock', 'registry.lock', 'cursors/recover-0000.lock'].some((n) => l === n || l.endsWith(`/${n}`)))
   c.check('taken-over locks are released', stale.length === 0, stale.join(', ') || 'none of the planted locks remain')
 
   // What killed writes left behind, once older than the 10-minute orphan age, is swept by the next capture.
   // Besides the real leftovers (how many depends on where the kills fell), one planted in each folder, as a
   // write-file-atomic temp file of a killed process looks: `<target>.<murmur hash>` with a partial body.
-  const planted = ['index.json.1111111111', 'LATEST.md.2222222222', 'trails/files.json.3333333333', 'cursors/recover-0000.json.4444444444', 'sessions/recover-0000.json.5555555555', 'snapshots/SNAP_20261128_100000_000_abcd.json.6666666666']
-  mkdirSync(join(store, 'sessions'), { recursive: true })
+  const planted = ['index.json.1111111111', 'LATEST.md.2222222222', 'trails/files.json.3333333333', 'snapshots/SNAP_20261128_100000_000_abcd.json.6666666666']
+  const plantedState = ['cursors/recover-0000.json.4444444444', 'sessions/recover-0000.json.5555555555']
+  mkdirSync(join(state, 'sessions'), { recursive: true })
   for (const rel of planted) writeFileSync(join(store, rel), '{"version":1,"snap', { mode: 0o600 })
+  for (const rel of plantedState) writeFileSync(join(state, rel), '{"version":1,"snap', { mode: 0o600 })
+  planted.push(...plantedState.map((rel) => `~/.bookmark/projects/…/${rel}`))
   writeFileSync(join(sb.bookmarkHome, 'registry.json.7777777777'), '{"version":1,"entr', { mode: 0o600 })
   leftTemps.push(...planted, '~/.bookmark/registry.json.7777777777')
   const old = (Date.now() - 11 * 60_000) / 1000

@@ -107,7 +107,8 @@ export function readJsonFile(path) {
 export function indexAudit(projectRoot) {
   const dir = join(projectRoot, '.bookmark')
   const index = readJsonFile(join(dir, 'index.json'))
-  const listed = Array.isArray(index?.snapshots) ? index.snapshots.map((e) => e?.id) : []
+  const entries = Array.isArray(index?.snapshots) ? index.snapshots : []
+  const listed = entries.map((e) => e?.id)
   let names = []
   try {
     names = readdirSync(join(dir, 'snapshots'))
@@ -124,7 +125,8 @@ export function indexAudit(projectRoot) {
     missing: listed.filter((id) => !diskSet.has(id)),
     unlisted: onDisk.filter((id) => !listedSet.has(id)),
     duplicates: listed.length - listedSet.size,
-    sorted: listed.every((id, i) => i === 0 || listed[i - 1] > id),
+    // Newest first by the store's own sequence (never by a date: a clock can run ahead).
+    sorted: entries.every((e, i) => i === 0 || (typeof e?.seq === 'number' && entries[i - 1]?.seq > e.seq)),
   }
 }
 
