@@ -64,7 +64,10 @@ function runBundle(entry, create) {
 function cacheDir(fs, join, create) {
   if (process.env.BOOKMARK_CODE_CACHE === '0') return undefined
   try {
-    const home = process.env.BOOKMARK_HOME && process.env.BOOKMARK_HOME.trim() !== '' ? process.env.BOOKMARK_HOME : join(process.env.HOME || require('node:os').homedir(), '.bookmark')
+    // As src/ops/context.ts: a relative BOOKMARK_HOME is taken from the home folder, never from where a hook runs.
+    const user = process.env.HOME || require('node:os').homedir()
+    const set = process.env.BOOKMARK_HOME && process.env.BOOKMARK_HOME.trim() !== '' ? process.env.BOOKMARK_HOME : undefined
+    const home = set === undefined ? join(user, '.bookmark') : require('node:path').isAbsolute(set) ? set : join(user, set)
     const dir = join(home, 'cache')
     const s = fs.lstatSync(dir, { throwIfNoEntry: false })
     if (s === undefined) return create ? { dir, home, exists: false } : undefined
@@ -84,13 +87,13 @@ function compile(fs, filename, source, cache, fresh) {
     try {
       const s = fs.statSync(filename)
       key = `${filename.replace(/^.*[\\/]/, '')}.${s.size}-${Math.trunc(s.mtimeMs)}-${s.ino}-${process.version}-${process.arch}.v8c`
-      const file = cache.exists ? fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW }) : undefined
+      const file = cache.exists ? fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK }) : undefined
       if (file && file.length > 1 && file[0] >= 1 && file[0] <= CACHE_RUNS) {
         runs = file[0]
         cachedData = file.subarray(1)
       }
     } catch {
-      cachedData = undefined // none yet (or not a plain file): compiled as usual, and written at exit
+      cachedData = undefined // none yet (or not a plain file; a FIFO opens without waiting): compiled as usual, and written at exit
     }
   }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, ...(cachedData ? { cachedData } : {}) })
