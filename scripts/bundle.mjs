@@ -72,24 +72,61 @@ writeFileSync(`${root}dist/package.json`, '{ "type": "commonjs" }\n')
  * Puts the chunks a hook entry loads as it starts (rolldown splits out what the entry shares with its on-demand
  * chunks, such as shared/fsp.ts) into the entry file itself, each wrapped as the module it was: one file read and
  * one compile on every call instead of three (about 0.2 ms each). The chunks that load later still require the
- * chunk file, so those modules may exist twice in a process; they hold no state that would tell. Only chunks that
- * load no chunk of their own are taken. The entry's source map gets empty lines for the inserted ones, so the
+ * chunk file, so those modules may exist twice in a process; they hold no state that would tell (a key read twice
+ * is the same key). A chunk that requires chunks of its own at its top is taken with them: the entry's copy where
+ * it has one, else inlined one level deep. The entry's source map gets empty lines for the inserted ones, so the
  * entry's own code keeps its mapping (the inlined code has none).
  */
 function inlineStartChunks(dir, entry) {
   const lines = readFileSync(`${dir}/${entry}`, 'utf8').split('\n')
   const map = JSON.parse(readFileSync(`${dir}/${entry}.map`, 'utf8'))
   const mapLines = map.mappings.split(';')
-  for (let i = lines.length - 1; i >= 0; i--) {
+  // Chunks already in the entry, by file: a chunk that requires one of them is given the entry's copy.
+  const known = new Map()
+  for (let i = 0; i < lines.length; i++) {
     const m = /^const (\w+) = require\("\.\/([\w.-]+\.cjs)"\);$/.exec(lines[i])
     if (!m) continue
-    const code = readFileSync(`${dir}/${m[2]}`, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '')
-    if (/require\("\.\//.test(code)) continue
-    const inlined = [`const ${m[1]} = (() => { const module = { exports: {} }; (function (exports, module) { // ${m[2]}`, ...code.split('\n'), '})(module.exports, module); return module.exports })();']
+    const code = chunkCode(dir, m[2], known)
+    if (code === undefined) continue
+    const inlined = wrapped(m[1], m[2], code)
     lines.splice(i, 1, ...inlined)
     mapLines.splice(i + 1, 0, ...inlined.slice(1).map(() => ''))
+    known.set(m[2], m[1])
+    i += inlined.length - 1
   }
   map.mappings = mapLines.join(';')
   writeFileSync(`${dir}/${entry}`, lines.join('\n'))
   writeFileSync(`${dir}/${entry}.map`, JSON.stringify(map))
+}
+
+/** `name = require("./file")` as an inline module. */
+function wrapped(name, file, code) {
+  return [`const ${name} = (() => { const module = { exports: {} }; (function (exports, module) { // ${file}`, ...code.split('\n'), '})(module.exports, module); return module.exports })();']
+}
+
+/**
+ * The code of a chunk with the chunks it requires at its top resolved: the entry's copy where the entry has one,
+ * else inlined too (one level: a chunk whose own requires need more is left as a file). Undefined when a require
+ * cannot be resolved that way, or is made later (then the chunk stays a file of its own).
+ */
+function chunkCode(dir, file, known, depth = 0) {
+  const code = readFileSync(`${dir}/${file}`, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '')
+  const out = []
+  for (const line of code.split('\n')) {
+    const m = /^const (\w+) = require\("\.\/([\w.-]+\.cjs)"\);$/.exec(line)
+    if (!m) {
+      out.push(line)
+      continue
+    }
+    if (known.has(m[2])) {
+      // The entry's own binding of that name is in scope already; another name is bound to it.
+      if (known.get(m[2]) !== m[1]) out.push(`const ${m[1]} = ${known.get(m[2])};`)
+      continue
+    }
+    const inner = depth === 0 ? chunkCode(dir, m[2], known, 1) : undefined
+    if (inner === undefined) return undefined
+    out.push(...wrapped(m[1], m[2], inner))
+  }
+  const text = out.join('\n')
+  return /require\("\.\//.test(text) ? undefined : text
 }
