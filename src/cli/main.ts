@@ -9,6 +9,11 @@ import { InputError } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
 import { DoctorFailed } from './doctor-text.js'
 import { type Io, buildProgram } from './program.js'
+import { ForeignOwner, NotRegularFile } from '../shared/fsp.js'
+import { StoreEntryError } from '../store/files.js'
+import { LockTimeoutError, LockUnusable } from '../store/lock.js'
+import { SymlinkRefused } from '../store/read.js'
+import { KeyUnusable } from '../trust/key.js'
 
 function packageVersion(): string {
   try {
@@ -61,9 +66,19 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
       log(`cannot write: ${(e as Error).message} (check free space and permissions; \`bookmark doctor\` tells more)`)
       return 1
     }
-    log(`unexpected error: ${(e as Error).stack ?? String(e)}`)
+    // One line for people (a store entry of the wrong type, a lock, a key: the message says what and where);
+    // the stack only when asked for, for a bug report.
+    const message = ((e as Error).message ?? String(e)).split('\n')[0]
+    log(`${isProblemOfTheStore(e) ? '' : 'unexpected error: '}${message}${process.env.BOOKMARK_DEBUG === '1' ? `\n${(e as Error).stack ?? ''}` : ' (`bookmark doctor` tells more; BOOKMARK_DEBUG=1 shows where)'}`)
     return 1
   }
+}
+
+/** Errors that say what is wrong with the store or its files (their messages name the path and what to do). */
+function isProblemOfTheStore(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code
+  const known = [SymlinkRefused, LockUnusable, LockTimeoutError, KeyUnusable, NotRegularFile, ForeignOwner, StoreEntryError].some((k) => e instanceof k)
+  return known || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP'
 }
 
 /** Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them. */
