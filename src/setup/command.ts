@@ -19,6 +19,7 @@ import {
   SetupError,
   assertWritable,
   currentLaunch,
+  deleteSettings,
   gitIgnores,
   makeDirs,
   projectSettingsPath,
@@ -334,9 +335,8 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
         let backup: string | null = null
         if (p.changed) {
           await assertWritable(file)
-          if (p.deleteFile) {
-            await unlink(path)
-          } else {
+          if (p.deleteFile) await deleteSettings(file)
+          else {
             backup = await writeBackup(path, file.text, ctx.deps.now(), backupDir)
             await writeSettings(file, p.after)
           }

@@ -5,16 +5,16 @@
  */
 import { execFile } from 'node:child_process'
 import { constants } from 'node:fs'
-import { access, mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, readlink, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { homeDir } from '../shared/builtin.js'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { atomicWrite } from '../store/atomic.js'
+import { atomicWrite, followLinks } from '../store/atomic.js'
 import { isHomeScope } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { findProjectRoot } from '../store/project.js'
 import type { Launch } from './hooks.js'
-import { pathExists as exists } from '../store/fs.js'
+import { pathExists as exists, isDirectory } from '../store/fs.js'
 
 /** A setup or uninstall that cannot go on; one line for the user, exit 1 (main.ts handles InputError). */
 export class SetupError extends InputError {}
@@ -32,6 +32,12 @@ export async function projectSettingsPath(cwd: string, env: NodeJS.ProcessEnv): 
   const { root } = await findProjectRoot(resolve(cwd), env.CLAUDE_PROJECT_DIR)
   if (isHomeScope(root, env)) throw new SetupError(`${root} is not a project (no git repository here): run \`bookmark setup --project\` inside the project, or without --project for all projects`)
   return { root, path: join(root, '.claude', 'settings.local.json') }
+}
+
+/** `link` as written in it, with where that leads when it is not the same text. */
+async function linkText(link: string, leads: string): Promise<string> {
+  const raw = await readlink(link)
+  return raw === leads ? raw : `${raw} (${leads})`
 }
 
 /** This package's bin/bookmark.cjs (dist/setup/settings.js -> ../../bin/bookmark.cjs). */
@@ -71,6 +77,11 @@ export async function readSettings(path: string): Promise<SettingsFile> {
  * does not prevent (nor does anything for root): someone who made the file read-only meant it.
  */
 export async function assertWritable(file: SettingsFile): Promise<void> {
+  const target = await followLinks(file.path)
+  if (target !== resolve(file.path) && !(await isDirectory(dirname(target)))) {
+    // A dangling link: the file is created where it points, never in place of the link, and only in a folder that is there.
+    throw new SetupError(`${file.path} is a link to ${await linkText(file.path, target)}, whose folder ${dirname(target)} does not exist: left untouched; create that folder (or remove the link) and run again`)
+  }
   if (file.mode === undefined) return
   const modeText = `0${file.mode.toString(8)}`
   if ((file.mode & 0o222) === 0) {
@@ -105,6 +116,11 @@ export async function writeBackup(path: string, text: string, now: Date, dir?: s
 /** Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. */
 export async function writeSettings(file: SettingsFile, text: string): Promise<void> {
   await atomicWrite(file.path, text, { mode: file.mode ?? 0o600, follow: true })
+}
+
+/** Deletes the file (the target of a link; the link stays as the user made it). */
+export async function deleteSettings(file: SettingsFile): Promise<void> {
+  await unlink(await followLinks(file.path))
 }
 
 /** Creates `dir` (and its missing parents); returns the folders it created, outermost first. */

@@ -7,8 +7,10 @@
  * The rename replaces the target's directory entry: a symlink planted in the store is replaced, never
  * written through. (Settings files, which users often link from their dotfiles, ask for `follow`.)
  */
+import { readlinkSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { randomHex } from '../shared/random.js'
-import { chown, open, realpath, rename, stat, unlink } from '../shared/fsp.js'
+import { chown, lstatOrNone, open, realpath, rename, stat, unlink } from '../shared/fsp.js'
 
 export interface AtomicOptions {
   mode?: number
@@ -27,11 +29,27 @@ export interface AtomicOptions {
 /** Temp files are `<target>.<pid>.<8 hex>.tmp`: recognisable, so a sweep can remove those a killed process left. */
 export const TEMP_SUFFIX = /\.\d+\.[0-9a-f]{8}\.tmp$/
 
+/**
+ * Where a write through `path` lands: its links followed one by one, each relative one against the real
+ * folder that holds it, so a dangling link gives the file it would create (realpath gives up there).
+ */
+export async function followLinks(path: string): Promise<string> {
+  let p = resolve(path)
+  for (let hops = 0; hops < 40; hops++) {
+    const dir = await realpath(dirname(p)).catch(() => undefined)
+    if (dir === undefined) return p // no such folder: nothing can be written there, the caller says so
+    p = join(dir, basename(p))
+    if (!(await lstatOrNone(p))?.isSymbolicLink()) return p
+    p = resolve(dir, readlinkSync(p))
+  }
+  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP' })
+}
+
 export async function atomicWrite(path: string, data: string | Buffer, options: AtomicOptions = {}): Promise<void> {
   let target = path
   let owner: { uid: number; gid: number } | undefined
   if (options.follow) {
-    target = await realpath(path).catch(() => path)
+    target = await followLinks(path)
     const s = await stat(target).catch(() => undefined)
     if (s) owner = { uid: s.uid, gid: s.gid }
   }
