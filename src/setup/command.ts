@@ -17,6 +17,7 @@ import { JsonParseError } from './jsonedit.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
 import {
   SetupError,
+  assertInsideProject,
   assertWritable,
   currentLaunch,
   deleteSettings,
@@ -56,6 +57,7 @@ interface Target {
 async function target(project: boolean | undefined, ctx: SetupContext): Promise<Target> {
   if (project) {
     const { root, path } = await projectSettingsPath(ctx.cwd, ctx.deps.env)
+    await assertInsideProject(root, path)
     return { path, scope: 'project', root, backupDir: join(ctx.deps.bookmarkHome, 'backups') }
   }
   return { path: userSettingsPath(ctx.deps.env), scope: 'user' }

@@ -5,11 +5,13 @@
  */
 import { execFile } from 'node:child_process'
 import { constants } from 'node:fs'
-import { access, mkdir, readFile, readlink, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
+import { access, lstat, mkdir, readFile, readlink, realpath, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { homeDir } from '../shared/builtin.js'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { atomicWrite, followLinks } from '../store/atomic.js'
+import { ensureDir } from '../store/files.js'
+import { SymlinkRefused } from '../store/read.js'
 import { isHomeScope } from '../ops/context.js'
 import { InputError } from '../ops/query.js'
 import { findProjectRoot } from '../store/project.js'
@@ -34,10 +36,31 @@ export async function projectSettingsPath(cwd: string, env: NodeJS.ProcessEnv): 
   return { root, path: join(root, '.claude', 'settings.local.json') }
 }
 
+const isLink = async (p: string): Promise<boolean> => (await lstat(p).catch(() => undefined))?.isSymbolicLink() === true
+
 /** `link` as written in it, with where that leads when it is not the same text. */
 async function linkText(link: string, leads: string): Promise<string> {
   const raw = await readlink(link)
   return raw === leads ? raw : `${raw} (${leads})`
+}
+
+/**
+ * A project's settings are written only inside the project: a cloned repository can ship `.claude` (or
+ * the settings file) as a link to anywhere. Links that stay inside the project are followed.
+ */
+export async function assertInsideProject(root: string, path: string): Promise<void> {
+  const realRoot = await realpath(root).catch(() => resolve(root))
+  const inside = (p: string): boolean => p === realRoot || p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)
+  for (const link of [dirname(path), path]) {
+    if (!(await isLink(link))) continue
+    const leads = await followLinks(link)
+    if (!inside(leads)) {
+      throw new SetupError(`${link} is a link to ${await linkText(link, leads)}, outside the project ${root}: left untouched; bookmark writes a project's settings only inside it (replace the link by a ${link === path ? 'file' : 'folder'}, or use your user settings: leave out --project)`)
+    }
+    if (link === dirname(path) && !(await isDirectory(leads))) {
+      throw new SetupError(`${link} is a link to ${await linkText(link, leads)}, which is not a folder: left untouched; create it or remove the link, and run again`)
+    }
+  }
 }
 
 /** This package's bin/bookmark.cjs (dist/setup/settings.js -> ../../bin/bookmark.cjs). */
@@ -101,7 +124,17 @@ export async function assertWritable(file: SettingsFile): Promise<void> {
 export async function writeBackup(path: string, text: string, now: Date, dir?: string): Promise<string> {
   const stamp = now.toISOString().replace(/[-:]/g, '')
   const base = dir ? join(dir, `${path.replace(/[^A-Za-z0-9.]/g, '-').replace(/^-+/, '')}`) : path
-  if (dir) await mkdir(dir, { recursive: true, mode: 0o700 })
+  if (dir) {
+    try {
+      // The bookmark home and its backups folder as the store treats its folders: a link there is refused, not followed.
+      await ensureDir(dirname(dir))
+      await ensureDir(dir)
+    } catch (e) {
+      if (!(e instanceof SymlinkRefused)) throw e
+      const link = (await isLink(dir)) ? dir : dirname(dir)
+      throw new SetupError(`${link} is a symbolic link: backups are never written through a link; left untouched; remove the link and run again`)
+    }
+  }
   for (let n = 1; ; n++) {
     const backup = `${base}.bookmark-backup-${stamp}${n === 1 ? '' : `-${n}`}`
     try {
