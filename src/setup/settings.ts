@@ -9,7 +9,7 @@ import { access, lstat, mkdir, readFile, readlink, realpath, rmdir, stat, unlink
 import { homeDir } from '../shared/builtin.js'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { atomicWrite, followLinks } from '../store/atomic.js'
+import { assertUnchanged, atomicWrite, followLinks } from '../store/atomic.js'
 import { ensureDir } from '../store/files.js'
 import { SymlinkRefused } from '../store/read.js'
 import { isHomeScope } from '../ops/context.js'
@@ -146,14 +146,19 @@ export async function writeBackup(path: string, text: string, now: Date, dir?: s
   }
 }
 
-/** Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. */
+/**
+ * Atomic replace (temp file + rename, through a symlink to its target), keeping the mode and owner. Throws
+ * ChangedError when the file no longer holds what was read (another program saved it meanwhile).
+ */
 export async function writeSettings(file: SettingsFile, text: string): Promise<void> {
-  await atomicWrite(file.path, text, { mode: file.mode ?? 0o600, follow: true })
+  await atomicWrite(file.path, text, { mode: file.mode ?? 0o600, follow: true, expect: file.text ?? null })
 }
 
-/** Deletes the file (the target of a link; the link stays as the user made it). */
+/** Deletes the file (the target of a link; the link stays as the user made it), unless it changed since it was read (ChangedError). */
 export async function deleteSettings(file: SettingsFile): Promise<void> {
-  await unlink(await followLinks(file.path))
+  const target = await followLinks(file.path)
+  await assertUnchanged(target, file.text ?? null)
+  await unlink(target)
 }
 
 /** Creates `dir` (and its missing parents); returns the folders it created, outermost first. */
