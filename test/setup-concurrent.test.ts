@@ -102,6 +102,22 @@ describe('a change saved by another program between setup\'s read and its write'
     expect(await parsed()).toEqual({ model: 'sonnet' })
   })
 
+  it('a save caught halfway (text that does not parse yet) is read again, not reported as a broken file', async () => {
+    await writeFile(settings, '{\n  "theme": "dark"\n}\n')
+    const full = JSON.stringify({ theme: 'dark', model: 'sonnet' }, null, 2)
+    const steps = [full.slice(0, 20), full] // a writer that truncates and writes: first half the text, then all of it
+    onLockedRead = async (path) => {
+      const next = steps.shift()
+      if (next !== undefined) await writeFile(path, next)
+    }
+    const r = await runSetup({}, ctx())
+    expect(r.action).toBe('wired')
+    expect(steps).toEqual([])
+    const after = await parsed()
+    expect(after.model).toBe('sonnet')
+    expect(Object.keys(after.hooks ?? {})).toHaveLength(4)
+  })
+
   it('a file that keeps changing: setup gives up with one line and leaves the other program\'s text', async () => {
     await writeFile(settings, '{}\n')
     let n = 0

@@ -81,6 +81,8 @@ function explain(path: string, e: unknown): never {
 /** How many times an edit starts again from a fresh read when another program saved the file meanwhile. */
 const EDIT_TRIES = 5
 
+const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 20)))
+
 /**
  * Reads the file and runs `edit` on it, under the caller's lock. The lock keeps other bookmark processes
  * out, not Claude Code or an editor: when one of them saves between the read and the write (ChangedError),
@@ -92,12 +94,16 @@ async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<
     try {
       return await edit(file)
     } catch (e) {
-      if (!(e instanceof ChangedError)) throw e
+      // The pause lets a save in progress finish; its jitter keeps two writers from meeting again in step.
+      if (e instanceof ChangedError) await pause(attempt)
+      else if (e instanceof JsonParseError) {
+        // Text that does not parse may be a save caught halfway (a writer that truncates, then writes): the file's own only if it stays.
+        await pause(attempt)
+        if ((await readSettings(path)).text === file.text) throw e
+      } else throw e
       if (attempt >= EDIT_TRIES) {
         throw new SetupError(`${path} changed while bookmark was editing it (${attempt} tries): another program (Claude Code?) keeps saving it; nothing was written, run the command again`)
       }
-      // A save in progress has a moment to finish; the jitter keeps two writers from meeting again in step.
-      await new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 20)))
     }
   }
 }
@@ -368,7 +374,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     try {
       out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
         if (file.text === undefined) return result(undefined, null, [])
-        const p = plan(file.text)
+        const p = planUninstall(file.text, record?.created) // a JsonParseError is explained by the catch below
         let backup: string | null = null
         if (p.changed) {
           await assertWritable(file)
