@@ -75,6 +75,19 @@ describe('a dangling settings link (dotfiles not checked out yet)', () => {
   })
 })
 
+describe('a dangling settings folder link', () => {
+  it('setup refuses a ~/.claude that is a link to a folder that does not exist, in one line, and leaves it', async () => {
+    const target = join(sb.dir, 'dotfiles', 'claude')
+    await symlink(target, claudeDir)
+    const r = await cli(['setup'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(`bookmark: ${claudeDir} is a link to ${target}, which does not exist: left untouched; create it (or remove the link) and run again\n`)
+    expect(await readlink(claudeDir)).toBe(target)
+    expect(existsSync(join(sb.dir, 'dotfiles'))).toBe(false)
+  })
+})
+
 describe('setup --project and links out of the project', () => {
   let project: string
   let outside: string

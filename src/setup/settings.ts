@@ -165,6 +165,10 @@ export async function deleteSettings(file: SettingsFile): Promise<void> {
 export async function makeDirs(dir: string): Promise<string[]> {
   const missing: string[] = []
   for (let d = resolve(dir); !(await exists(d)); d = dirname(d)) {
+    if (await isLink(d)) {
+      // A dangling link (~/.claude into dotfiles not checked out): mkdir cannot go through it, and must not replace it.
+      throw new SetupError(`${d} is a link to ${await readlink(d)}, which does not exist: left untouched; create it (or remove the link) and run again`)
+    }
     missing.unshift(d)
     if (dirname(d) === d) break
   }
