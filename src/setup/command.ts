@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Deps } from '../ops/context.js'
 import { isHomeScope } from '../ops/context.js'
+import { ChangedError } from '../store/atomic.js'
 import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
 import { LockTimeoutError, withLock } from '../store/lock.js'
 import { findProjectRoot } from '../store/project.js'
@@ -17,8 +18,11 @@ import { JsonParseError } from './jsonedit.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
 import {
   SetupError,
+  type SettingsFile,
+  assertInsideProject,
   assertWritable,
   currentLaunch,
+  deleteSettings,
   gitIgnores,
   makeDirs,
   projectSettingsPath,
@@ -55,6 +59,7 @@ interface Target {
 async function target(project: boolean | undefined, ctx: SetupContext): Promise<Target> {
   if (project) {
     const { root, path } = await projectSettingsPath(ctx.cwd, ctx.deps.env)
+    await assertInsideProject(root, path)
     return { path, scope: 'project', root, backupDir: join(ctx.deps.bookmarkHome, 'backups') }
   }
   return { path: userSettingsPath(ctx.deps.env), scope: 'user' }
@@ -71,6 +76,48 @@ function explain(path: string, e: unknown): never {
   const err = e as NodeJS.ErrnoException
   if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') throw new SetupError(`cannot write ${path} or its folder (${err.code}): left untouched`)
   throw e
+}
+
+/** How many times an edit starts again from a fresh read when another program saved the file meanwhile. */
+const EDIT_TRIES = 5
+
+const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 20)))
+
+/**
+ * Reads the file and runs `edit` on it, under the caller's lock. The lock keeps other bookmark processes
+ * out, not Claude Code or an editor: when one of them saves between the read and the write (ChangedError),
+ * the edit starts again from what is on disk, so their change is kept; past EDIT_TRIES it gives up.
+ */
+async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const file = await readSettings(path)
+    try {
+      return await edit(file)
+    } catch (e) {
+      // The pause lets a save in progress finish; its jitter keeps two writers from meeting again in step.
+      if (e instanceof ChangedError) await pause(attempt)
+      else if (e instanceof JsonParseError) {
+        // Text that does not parse may be a save caught halfway (a writer that truncates, then writes): the file's own only if it stays.
+        await pause(attempt)
+        if ((await readSettings(path)).text === file.text) throw e
+      } else throw e
+      if (attempt >= EDIT_TRIES) {
+        throw new SetupError(`${path} changed while bookmark was editing it (${attempt} tries): another program (Claude Code?) keeps saving it; nothing was written, run the command again`)
+      }
+    }
+  }
+}
+
+/** Writes `text` with a backup of what it replaces; the backup goes again when the write finds the file changed. */
+async function replaceWithBackup(file: SettingsFile, text: string, now: Date, backupDir: string | undefined): Promise<string | null> {
+  const backup = file.text !== undefined ? await writeBackup(file.path, file.text, now, backupDir) : null
+  try {
+    await writeSettings(file, text)
+  } catch (e) {
+    if (backup && e instanceof ChangedError) await unlink(backup).catch(() => undefined)
+    throw e
+  }
+  return backup
 }
 
 // ---------------------------------------------------------------------------------------------- setup
@@ -155,13 +202,11 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
   let dirs: string[] = []
   try {
     dirs = await makeDirs(dirname(path))
-    const out = await withLock(`${path}.bookmark.lock`, async () => {
-      const file = await readSettings(path)
+    const out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
       const plan = planSetup(file.text, launch)
       if (!plan.changed) return result(plan, null)
       await assertWritable(file)
-      const backup = file.text !== undefined ? await writeBackup(path, file.text, ctx.deps.now(), backupDir) : null
-      await writeSettings(file, plan.after)
+      const backup = await replaceWithBackup(file, plan.after, ctx.deps.now(), backupDir)
       const at = ctx.deps.now().toISOString()
       const done = result(plan, backup)
       try {
@@ -171,7 +216,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
         done.notes.push(`could not record what setup created (${(e as Error).message}): uninstall will still remove the hooks, but may leave empty "hooks" entries`)
       }
       return done
-    })
+    }))
     out.notes.push(...(await otherScopeNotes(scope, ctx)))
     if (root && (await gitIgnores(root, relative(root, path))) === false) {
       out.notes.push(`git does not ignore ${relative(root, path)}: it holds absolute paths of this machine, add it to .gitignore so it is not committed`)
@@ -327,23 +372,18 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
   } else {
     try {
-      out = await withLock(`${path}.bookmark.lock`, async () => {
-        const file = await readSettings(path)
+      out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
         if (file.text === undefined) return result(undefined, null, [])
-        const p = plan(file.text)
+        const p = planUninstall(file.text, record?.created) // a JsonParseError is explained by the catch below
         let backup: string | null = null
         if (p.changed) {
           await assertWritable(file)
-          if (p.deleteFile) {
-            await unlink(path)
-          } else {
-            backup = await writeBackup(path, file.text, ctx.deps.now(), backupDir)
-            await writeSettings(file, p.after)
-          }
+          if (p.deleteFile) await deleteSettings(file)
+          else backup = await replaceWithBackup(file, p.after, ctx.deps.now(), backupDir)
         }
         await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
         return result(p, backup, [])
-      })
+      }))
     } catch (e) {
       explain(path, e)
     }

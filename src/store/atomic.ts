@@ -7,13 +7,20 @@
  * The rename replaces the target's directory entry: a symlink planted in the store is replaced, never
  * written through. (Settings files, which users often link from their dotfiles, ask for `follow`.)
  */
+import { readFileSync, readlinkSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { randomHex } from '../shared/random.js'
-import { chown, open, realpath, rename, stat, unlink } from '../shared/fsp.js'
+import { chown, lstatOrNone, open, realpath, rename, stat, unlink } from '../shared/fsp.js'
 
 export interface AtomicOptions {
   mode?: number
   /** Write to the file a symlink points to (settings.json), keeping its owner. Default: replace the link. */
   follow?: boolean
+  /**
+   * With `follow`: the text the target held when the caller read it (null: it did not exist). The target is
+   * read again just before the rename; other content throws ChangedError and nothing is written.
+   */
+  expect?: string | null
   /**
    * Flush the data to the disk before the rename (default true). Without it the rename is still atomic
    * for every reader and for a killed process; only a power cut or kernel crash can then leave the
@@ -27,11 +34,49 @@ export interface AtomicOptions {
 /** Temp files are `<target>.<pid>.<8 hex>.tmp`: recognisable, so a sweep can remove those a killed process left. */
 export const TEMP_SUFFIX = /\.\d+\.[0-9a-f]{8}\.tmp$/
 
+/** The file changed between the caller's read and the write that would have replaced it (`expect`). */
+export class ChangedError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed since it was read`)
+  }
+}
+
+/**
+ * Where a write through `path` lands: its links followed one by one, each relative one against the real
+ * folder that holds it, so a dangling link gives the file it would create (realpath gives up there).
+ */
+export async function followLinks(path: string): Promise<string> {
+  let p = resolve(path)
+  for (let hops = 0; hops < 40; hops++) {
+    const dir = await realpath(dirname(p)).catch(() => undefined)
+    if (dir === undefined) return p // no such folder: nothing can be written there, the caller says so
+    p = join(dir, basename(p))
+    if (!(await lstatOrNone(p))?.isSymbolicLink()) return p
+    p = resolve(dir, readlinkSync(p))
+  }
+  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP' })
+}
+
+/**
+ * Throws ChangedError unless `path` holds `expected` (null: does not exist). The content is compared, not a
+ * stamp: file times move with the kernel's tick (milliseconds), so a same-size save in that tick keeps it.
+ */
+export async function assertUnchanged(path: string, expected: string | null): Promise<void> {
+  let now: string | null
+  try {
+    now = readFileSync(path, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    now = null
+  }
+  if (now !== expected) throw new ChangedError(path)
+}
+
 export async function atomicWrite(path: string, data: string | Buffer, options: AtomicOptions = {}): Promise<void> {
   let target = path
   let owner: { uid: number; gid: number } | undefined
   if (options.follow) {
-    target = await realpath(path).catch(() => path)
+    target = await followLinks(path)
     const s = await stat(target).catch(() => undefined)
     if (s) owner = { uid: s.uid, gid: s.gid }
   }
@@ -50,6 +95,7 @@ export async function atomicWrite(path: string, data: string | Buffer, options: 
   await fh.close()
   try {
     if (owner && process.getuid?.() === 0) await chown(tmp, owner.uid, owner.gid).catch(() => undefined)
+    if (options.follow && options.expect !== undefined) await assertUnchanged(target, options.expect) // then rename at once: the window left is microseconds
     await rename(tmp, target)
   } catch (e) {
     await unlink(tmp).catch(() => undefined)
