@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type Section, fitSections } from './budget.js'
+import { type Section, cutToBudget, fitSections } from './budget.js'
 
 const HEAD = ['# Title']
 const FOOT = ['Full record: x']
@@ -246,6 +246,34 @@ describe('fitSections: properties over seeded random inputs', () => {
         if (!cut.has(s.id)) continue
         for (const other of sections) if (other.priority > s.priority) expect(got.dropped).toContain(other.id)
       }
+    }
+  })
+})
+
+describe('cutToBudget', () => {
+  const TEXT = ['# Head', '', '## A', '', '````recorded', 'first line', '```sh', 'inner', '```', 'last line', '````', '', 'Full record: x'].join('\n')
+  const rows: Array<{ name: string; budget: number; text: string }> = [
+    { name: 'fits: unchanged', budget: TEXT.length, text: TEXT },
+    { name: 'the foot goes, whole lines', budget: TEXT.length - 1, text: TEXT.split('\n').slice(0, 11).join('\n') },
+    { name: 'a cut inside the block closes it (an inner fence does not count as the close)', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````' },
+    { name: 'no room for the closing line: lines go back until it fits', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length - 1, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\n````' },
+    { name: 'never an empty block: the opening line goes too', budget: '# Head\n\n## A\n\n````recorded\nfirst line'.length, text: '# Head\n\n## A' },
+    { name: 'budget 0: nothing', budget: 0, text: '' },
+    { name: 'NaN: nothing', budget: Number.NaN, text: '' },
+  ]
+  it.each(rows)('$name', (row) => {
+    const got = cutToBudget(TEXT, row.budget)
+    expect(got).toBe(row.text)
+    expect(got.length).toBeLessThanOrEqual(Number.isNaN(row.budget) ? 0 : row.budget)
+  })
+
+  it('at every budget: within it, and every block opened is closed', () => {
+    for (let budget = 0; budget <= TEXT.length; budget++) {
+      const got = cutToBudget(TEXT, budget)
+      expect(got.length).toBeLessThanOrEqual(budget)
+      const opened = got.split('\n').filter((l) => l === '````recorded').length
+      const closed = got.split('\n').filter((l) => l === '````').length
+      expect(closed, `budget ${budget}`).toBe(opened)
     }
   })
 })

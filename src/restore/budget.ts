@@ -183,3 +183,39 @@ export function fitSections(head: string[], sections: Section[], foot: string[],
   if (headTrimmed && headLines.length > 0) shortened.push(':head')
   return { text, dropped, shortened }
 }
+
+/**
+ * Whole lines of `text`, at most `budget` characters: the last guard after redaction, which may lengthen
+ * a text the renderers fitted. A cut inside a fenced block (CommonMark's rule: a run of N backticks
+ * closes only on a line of N or more and nothing else) closes the block when its closing line fits, and
+ * otherwise leaves out the block's lines back to its opening one: recorded text never runs on unfenced,
+ * and no block is left empty.
+ */
+export function cutToBudget(text: string, budget: number): string {
+  const max = Number.isFinite(budget) ? Math.max(0, Math.floor(budget)) : budget > 0 ? Number.MAX_SAFE_INTEGER : 0
+  if (text.length <= max) return text
+  const out: string[] = []
+  let used = 0
+  let open: { ticks: number; at: number } | undefined
+  for (const line of text.split('\n')) {
+    const cost = line.length + (out.length > 0 ? 1 : 0)
+    if (used + cost > max) break
+    used += cost
+    out.push(line)
+    if (open === undefined) {
+      const m = /^ {0,3}(`{3,})[^`]*$/.exec(line)
+      if (m) open = { ticks: m[1]!.length, at: out.length - 1 }
+    } else {
+      const m = /^ {0,3}(`{3,})[ \t]*$/.exec(line)
+      if (m && m[1]!.length >= open.ticks) open = undefined
+    }
+  }
+  if (open !== undefined) {
+    const close = '`'.repeat(open.ticks)
+    while (out.length > open.at + 1 && used + 1 + close.length > max) used -= out.pop()!.length + 1
+    if (out.length > open.at + 1) out.push(close)
+    else out.length = open.at
+  }
+  while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop()
+  return out.join('\n')
+}

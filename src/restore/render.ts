@@ -337,9 +337,22 @@ export function renderResumeNote(i: ResumeInput): string | undefined {
   return text === '' ? undefined : text
 }
 
-/** The 72h+ case: how old the handoff is and how to look at it, without its content. */
-export function renderRefusal(project: string, ageText: string, path: string): string {
+/**
+ * Warnings on their own (no restore text to carry them), one line each, deduplicated: they quote paths
+ * and names (a home pointer's target, a foreign narrative's repo_path) that must not add lines or tags.
+ */
+export function renderWarnings(warnings: string[]): string | undefined {
+  const lines = uniqueLines(warnings)
+  return lines.length > 0 ? lines.join('\n') : undefined
+}
+
+/**
+ * The 72h+ case: how old the handoff is and how to look at it, without its content. `warnings` come
+ * first, one line each, as renderWarnings gives them.
+ */
+export function renderRefusal(project: string, ageText: string, path: string, warnings: string[] = []): string {
   return [
+    ...uniqueLines(warnings),
     `# Bookmark: the handoff for ${code(project, 120)} was not loaded`,
     '',
     `The last handoff is ${oneLine(ageText, 60)} old, too old to load automatically: the work has likely moved on since.`,
