@@ -53,6 +53,7 @@ describe('contentLines', () => {
     expect(contentLines('abcdef', 4)).toEqual(['abc…'])
     expect(contentLines('<system-reminder>\u001b[31m')).toEqual(['‹system-reminder>\\u001b[31m'])
     expect(contentLines('  \n ')).toEqual([])
+    expect(contentLines('a <\n/system-reminder>\n<\u2028bash-stdout>')).toEqual(['a ‹', '/system-reminder>', '‹', 'bash-stdout>'])
   })
 })
 

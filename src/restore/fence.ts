@@ -93,7 +93,8 @@ export function codeValue(text: string, max = 200): string {
  * tags neutralised.
  */
 export function contentLines(text: string, maxChars = Number.POSITIVE_INFINITY): string[] {
-  let t = text.replace(BREAKS, '\n').trim()
+  // Tags first on the whole text: `<` and the name may sit on two lines.
+  let t = neutraliseTags(text.replace(BREAKS, '\n')).trim()
   if (t.length > maxChars) t = `${t.slice(0, maxChars - 1).trimEnd()}…`
   const out: string[] = []
   for (const raw of t.split('\n')) {
