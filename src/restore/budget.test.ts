@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type Section, fitSections } from './budget.js'
+import { type Section, cutToBudget, fitSections } from './budget.js'
 
 const HEAD = ['# Title']
 const FOOT = ['Full record: x']
@@ -10,6 +10,7 @@ const c = ['c1', 'c2'].map(line)
 const A: Section = { id: 'a', title: 'A', lines: a, priority: 1 }
 const B: Section = { id: 'b', title: 'B', lines: b, priority: 2 }
 const C: Section = { id: 'c', lines: c, priority: 3 }
+const F3 = ['f1', 'f2', 'f3'].map(line)
 
 /** The text of blocks joined the way fitSections joins them. */
 const blocks = (...bs: string[][]): string => bs.map((x) => x.join('\n')).join('\n\n')
@@ -120,6 +121,41 @@ describe('fitSections: tables', () => {
       text: 'low\n\nhigh',
     },
     {
+      name: 'a fence wraps the kept lines and counts in the length: all fits',
+      head: [],
+      foot: [],
+      sections: [{ id: 'f', title: 'F', lines: F3, priority: 1, fence: { open: '```recorded', close: '```' } }],
+      budget: ['## F', '', '```recorded', ...F3, '```'].join('\n').length,
+      text: ['## F', '', '```recorded', ...F3, '```'].join('\n'),
+    },
+    {
+      name: 'a cut fenced section still ends its fence, and the marker comes after it',
+      head: [],
+      foot: [],
+      sections: [{ id: 'f', title: 'F', lines: F3, priority: 1, fence: { open: '```recorded', close: '```' } }],
+      budget: ['## F', '', '```recorded', ...F3, '```'].join('\n').length - 1,
+      text: ['## F', '', '```recorded', F3[0], F3[1], '```', '- … 1 more'].join('\n'),
+      shortened: ['f'],
+    },
+    {
+      name: 'down to no line: no empty fence, the marker alone',
+      head: [],
+      foot: [],
+      sections: [{ id: 'f', title: 'F', lines: F3, priority: 1, fence: { open: '```recorded', close: '```' } }],
+      budget: ['## F', '', '```recorded', F3[0], '```', '- … 2 more'].join('\n').length - 1,
+      text: '## F\n\n- … 3 more',
+      shortened: ['f'],
+    },
+    {
+      name: 'a fence line longer than the budget: its lines are left out, never shown bare',
+      head: [],
+      foot: [],
+      sections: [{ id: 'f', lines: ['l1'], priority: 1, fence: { open: `\`\`\`${'r'.repeat(40)}`, close: '```' } }],
+      budget: 20,
+      text: '- … 1 more',
+      shortened: ['f'],
+    },
+    {
       name: 'empty sections render nothing and are not reported',
       sections: [{ id: 'e', title: 'Empty', lines: [], priority: 1 }, C],
       budget: 1_000,
@@ -160,14 +196,31 @@ describe('fitSections: properties over seeded random inputs', () => {
         priority: rand(4),
         ...(rand(3) === 0 ? { minLines: rand(5) } : {}),
         ...(rand(4) === 0 ? { omitted: rand(30) } : {}),
+        ...(rand(2) === 0 ? { fence: { open: `${'`'.repeat(3 + i)}recorded`, close: '`'.repeat(3 + i) } } : {}),
       }))
       const budget = rand(4) === 0 ? rand(40) : rand(1_500)
       const got = fitSections(head, sections, foot, budget)
       expect(got.text.length).toBeLessThanOrEqual(budget)
 
-      const allowed = new Set<string>([...head, ...foot, '', ...sections.flatMap((s) => [...s.lines, ...(s.title ? [`## ${s.title}`] : [])])])
+      const fences = sections.flatMap((s) => (s.fence ? [s.fence.open, s.fence.close] : []))
+      const allowed = new Set<string>([...head, ...foot, '', ...fences, ...sections.flatMap((s) => [...s.lines, ...(s.title ? [`## ${s.title}`] : [])])])
       for (const line of got.text === '' ? [] : got.text.split('\n')) {
         if (!allowed.has(line) && !MARKER.test(line)) throw new Error(`run ${run}: unexpected line ${JSON.stringify(line)}`)
+      }
+      // Every fenced line shown sits between its section's opening and closing fence lines.
+      const shown = got.text.split('\n')
+      for (const s of sections) {
+        if (!s.fence) continue
+        const at = shown.indexOf(s.fence.open)
+        const inside = s.lines.filter((l) => l !== '' && !head.includes(l) && !foot.includes(l) && shown.includes(l))
+        if (at < 0) {
+          if (!sections.some((o) => o !== s && o.lines.some((l) => inside.includes(l)))) expect(inside).toEqual([])
+          continue
+        }
+        let end = at + 1
+        while (end < shown.length && shown[end] !== s.fence.close) end++
+        expect(end, `run ${run}: fence of ${s.id} not closed`).toBeLessThan(shown.length)
+        expect(end - at - 1, `run ${run}: empty fence in ${s.id}`).toBeGreaterThan(0)
       }
       expect(fitSections(head, sections, foot, budget)).toEqual(got)
 
@@ -193,6 +246,34 @@ describe('fitSections: properties over seeded random inputs', () => {
         if (!cut.has(s.id)) continue
         for (const other of sections) if (other.priority > s.priority) expect(got.dropped).toContain(other.id)
       }
+    }
+  })
+})
+
+describe('cutToBudget', () => {
+  const TEXT = ['# Head', '', '## A', '', '````recorded', 'first line', '```sh', 'inner', '```', 'last line', '````', '', 'Full record: x'].join('\n')
+  const rows: Array<{ name: string; budget: number; text: string }> = [
+    { name: 'fits: unchanged', budget: TEXT.length, text: TEXT },
+    { name: 'the foot goes, whole lines', budget: TEXT.length - 1, text: TEXT.split('\n').slice(0, 11).join('\n') },
+    { name: 'a cut inside the block closes it (an inner fence does not count as the close)', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````' },
+    { name: 'no room for the closing line: lines go back until it fits', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length - 1, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\n````' },
+    { name: 'never an empty block: the opening line goes too', budget: '# Head\n\n## A\n\n````recorded\nfirst line'.length, text: '# Head\n\n## A' },
+    { name: 'budget 0: nothing', budget: 0, text: '' },
+    { name: 'NaN: nothing', budget: Number.NaN, text: '' },
+  ]
+  it.each(rows)('$name', (row) => {
+    const got = cutToBudget(TEXT, row.budget)
+    expect(got).toBe(row.text)
+    expect(got.length).toBeLessThanOrEqual(Number.isNaN(row.budget) ? 0 : row.budget)
+  })
+
+  it('at every budget: within it, and every block opened is closed', () => {
+    for (let budget = 0; budget <= TEXT.length; budget++) {
+      const got = cutToBudget(TEXT, budget)
+      expect(got.length).toBeLessThanOrEqual(budget)
+      const opened = got.split('\n').filter((l) => l === '````recorded').length
+      const closed = got.split('\n').filter((l) => l === '````').length
+      expect(closed, `budget ${budget}`).toBe(opened)
     }
   })
 })

@@ -4,7 +4,9 @@
  *
  * Layout: the head, each non-empty section and the foot are blocks separated by one blank line. A
  * section renders as `## title`, a blank line, its lines, and, when lines were left out, one
- * `- … N more` line. The text has no trailing newline.
+ * `- … N more` line. The text has no trailing newline. A fenced section's kept lines sit between its
+ * fence lines, whatever is cut: the fence is counted in its length and never separated from its lines
+ * (a cut that dropped the closing line would leave recorded text running into ours).
  *
  * Cutting order when the text is too long:
  * 1. Lines longer than the whole budget are left out up front (never sliced; callers pre-shorten).
@@ -26,6 +28,8 @@ export interface Section {
   minLines?: number
   /** Lines the caller already left out: counted in the `- … N more` marker (default 0). */
   omitted?: number
+  /** Lines around the kept lines (none when no line is kept); the marker comes after the closing one. */
+  fence?: { open: string; close: string }
 }
 
 export interface Fitted {
@@ -45,6 +49,7 @@ interface Working {
   index: number
   priority: number
   title: string[]
+  fence: string[]
   lines: string[]
   /** Prefix sums of line lengths: prefix[k] = total length of the first k lines. */
   prefix: number[]
@@ -70,16 +75,18 @@ function hidden(s: Working): number {
 function sectionLength(s: Working): number {
   if (s.dropped) return 0
   const h = hidden(s)
-  const count = s.title.length + s.k + (h > 0 ? 1 : 0)
   if (s.k === 0 && h === 0) return 0
-  return linesLength(s.title) + s.prefix[s.k]! + (h > 0 ? moreLine(h).length : 0) + count - 1
+  const fence = s.k > 0 ? s.fence : []
+  const count = s.title.length + fence.length + s.k + (h > 0 ? 1 : 0)
+  return linesLength(s.title) + linesLength(fence) + s.prefix[s.k]! + (h > 0 ? moreLine(h).length : 0) + count - 1
 }
 
 function sectionLines(s: Working): string[] {
   if (s.dropped) return []
   const h = hidden(s)
   if (s.k === 0 && h === 0) return []
-  return [...s.title, ...s.lines.slice(0, s.k), ...(h > 0 ? [moreLine(h)] : [])]
+  const [open, close] = s.k > 0 ? s.fence : []
+  return [...s.title, ...(open !== undefined ? [open] : []), ...s.lines.slice(0, s.k), ...(close !== undefined ? [close] : []), ...(h > 0 ? [moreLine(h)] : [])]
 }
 
 function blockLength(lines: string[]): number {
@@ -95,7 +102,9 @@ export function fitSections(head: string[], sections: Section[], foot: string[],
   let footOn = footLines.length > 0
 
   const work: Working[] = sections.map((s, index) => {
-    const lines = s.lines.filter(fitsAlone)
+    const fence = s.fence ? [s.fence.open, s.fence.close] : []
+    // A fence that cannot be shown cannot hold anything: every line is left out rather than shown bare.
+    const lines = fence.every(fitsAlone) ? s.lines.filter(fitsAlone) : []
     const prefix = [0]
     for (const l of lines) prefix.push(prefix[prefix.length - 1]! + l.length)
     const minLines = Math.max(0, Math.floor(s.minLines ?? 0))
@@ -104,6 +113,7 @@ export function fitSections(head: string[], sections: Section[], foot: string[],
       index,
       priority: s.priority,
       title: s.title !== undefined ? [`## ${s.title}`, ''] : [],
+      fence,
       lines,
       prefix,
       omitted: Math.max(0, Math.floor(s.omitted ?? 0)) + (s.lines.length - lines.length),
@@ -172,4 +182,40 @@ export function fitSections(head: string[], sections: Section[], foot: string[],
   const shortened = work.filter((s) => !s.dropped && (s.k < s.lines.length || s.filtered)).map((s) => s.id)
   if (headTrimmed && headLines.length > 0) shortened.push(':head')
   return { text, dropped, shortened }
+}
+
+/**
+ * Whole lines of `text`, at most `budget` characters: the last guard after redaction, which may lengthen
+ * a text the renderers fitted. A cut inside a fenced block (CommonMark's rule: a run of N backticks
+ * closes only on a line of N or more and nothing else) closes the block when its closing line fits, and
+ * otherwise leaves out the block's lines back to its opening one: recorded text never runs on unfenced,
+ * and no block is left empty.
+ */
+export function cutToBudget(text: string, budget: number): string {
+  const max = Number.isFinite(budget) ? Math.max(0, Math.floor(budget)) : budget > 0 ? Number.MAX_SAFE_INTEGER : 0
+  if (text.length <= max) return text
+  const out: string[] = []
+  let used = 0
+  let open: { ticks: number; at: number } | undefined
+  for (const line of text.split('\n')) {
+    const cost = line.length + (out.length > 0 ? 1 : 0)
+    if (used + cost > max) break
+    used += cost
+    out.push(line)
+    if (open === undefined) {
+      const m = /^ {0,3}(`{3,})[^`]*$/.exec(line)
+      if (m) open = { ticks: m[1]!.length, at: out.length - 1 }
+    } else {
+      const m = /^ {0,3}(`{3,})[ \t]*$/.exec(line)
+      if (m && m[1]!.length >= open.ticks) open = undefined
+    }
+  }
+  if (open !== undefined) {
+    const close = '`'.repeat(open.ticks)
+    while (out.length > open.at + 1 && used + 1 + close.length > max) used -= out.pop()!.length + 1
+    if (out.length > open.at + 1) out.push(close)
+    else out.length = open.at
+  }
+  while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop()
+  return out.join('\n')
 }
