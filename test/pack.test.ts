@@ -1,26 +1,39 @@
 /**
  * The published package: `npm pack`, then `npm install -g` of the tarball into a temporary prefix with a
  * temporary HOME. The postinstall wires the hooks and `bookmark doctor` is all green; with
- * BOOKMARK_SKIP_SETUP=1 nothing is wired. Installs offline from the local npm cache (no network).
+ * BOOKMARK_SKIP_SETUP=1 nothing is wired. The dependencies come from a registry on 127.0.0.1 that serves
+ * the repository's own node_modules (test/helpers/registry.ts), into an empty npm cache: the test needs
+ * neither the network nor what this machine's npm cache happens to hold.
  */
 import { execFile } from 'node:child_process'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from './helpers/corpus.js'
+import { type LocalRegistry, startRegistry } from './helpers/registry.js'
 import { tempDir } from './helpers/tmp.js'
 
 const run = promisify(execFile)
-const NPM_CACHE = process.env.npm_config_cache ?? join(process.env.HOME ?? '', '.npm')
+// Where a request that misses the local registry would go: a closed port, so a leak fails the install.
+const NOWHERE = 'http://127.0.0.1:9'
 let tarball = ''
+let registry: LocalRegistry | undefined
 
-function cleanEnv(home: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function localRegistry(): LocalRegistry {
+  if (registry === undefined) throw new Error('the local registry is not running (beforeAll failed)')
+  return registry
+}
+
+function cleanEnv(dir: string, home: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   // No CI variable: the postinstall must see an ordinary global install.
   return {
     PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
     HOME: home,
-    npm_config_cache: NPM_CACHE,
+    npm_config_cache: join(dir, 'npm-cache'), // empty: every package comes from the local registry
+    npm_config_proxy: NOWHERE,
+    npm_config_https_proxy: NOWHERE,
+    npm_config_noproxy: '127.0.0.1', // the local registry itself is reached directly
     npm_config_prefix: prefix,
     npm_config_update_notifier: 'false',
     npm_config_audit: 'false',
@@ -34,9 +47,9 @@ async function install(extra: Record<string, string> = {}) {
   const home = join(dir, 'home')
   const prefix = join(dir, 'prefix')
   await mkdir(home, { recursive: true })
-  const env = cleanEnv(home, prefix, extra)
+  const env = cleanEnv(dir, home, prefix, extra)
   // --foreground-scripts: npm 11 hides install-script output otherwise.
-  const r = await run('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--foreground-scripts', tarball], { env, cwd: dir, timeout: 180_000 })
+  const r = await run('npm', ['install', '-g', '--registry', localRegistry().url, '--no-audit', '--no-fund', '--foreground-scripts', tarball], { env, cwd: dir, timeout: 180_000 })
   return { dir, home, prefix, env, output: `${r.stdout}\n${r.stderr}` }
 }
 
@@ -46,11 +59,17 @@ describe('npm pack and a global install', () => {
     const r = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: REPO_ROOT, timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
     tarball = join(out, r.stdout.trim().split('\n').pop()!)
     await stat(tarball)
+    registry = await startRegistry(join(REPO_ROOT, 'node_modules'), tempDir('bm-registry-'))
   }, 180_000)
+
+  afterAll(async () => {
+    await registry?.close()
+  })
 
   it('wires the hooks from postinstall and doctor reports all green', async () => {
     const { home, prefix, env, output } = await install()
     expect(output).toMatch(/session-bookmark: .*wired/)
+    expect(localRegistry().served).toEqual(expect.arrayContaining(['commander', 'fast-glob', '@nodelib/fs.stat']))
     const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'))
     const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.cjs')
     for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
