@@ -30,6 +30,7 @@ export const CASES = [
   ['7', 'injection', './cases/07-injection.mjs'],
   ['8', 'permissions', './cases/08-permissions.mjs'],
   ['9', 'trust', './cases/09-trust.mjs'],
+  ['10', 'hangs', './cases/10-hangs.mjs'],
 ]
 
 /** Runs one case module; a case that throws is a FAIL of its own (`case ran to completion`). */
