@@ -31,6 +31,7 @@ export const CASES = [
   ['8', 'permissions', './cases/08-permissions.mjs'],
   ['9', 'trust', './cases/09-trust.mjs'],
   ['10', 'hangs', './cases/10-hangs.mjs'],
+  ['11', 'clocks', './cases/11-clocks.mjs'],
 ]
 
 /** Runs one case module; a case that throws is a FAIL of its own (`case ran to completion`). */
