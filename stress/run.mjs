@@ -32,6 +32,7 @@ export const CASES = [
   ['9', 'trust', './cases/09-trust.mjs'],
   ['10', 'hangs', './cases/10-hangs.mjs'],
   ['11', 'clocks', './cases/11-clocks.mjs'],
+  ['12', 'text', './cases/12-text.mjs'],
 ]
 
 /** Runs one case module; a case that throws is a FAIL of its own (`case ran to completion`). */
