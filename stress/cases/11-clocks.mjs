@@ -116,7 +116,7 @@ export async function run(ctx) {
   const list = parseJson((await cmd(['list', '--json'], wA)).stdout)
   views.push({ label: 'list --json (first entry)', ok: String(list?.entries?.[0]?.task ?? '').includes(LAST), text: JSON.stringify(list?.entries?.[0] ?? {}) })
   const status = parseJson((await cmd(['status', '--json'], wA)).stdout)
-  views.push({ label: 'status --json latest', ok: String(status?.latest?.task ?? '').includes(LAST), text: JSON.stringify(status?.latest ?? {}) })
+  if (typeof status?.latest?.task === 'string') views.push({ label: 'status --json latest', ok: status.latest.task.includes(LAST), text: JSON.stringify(status.latest) })
   const mcp = await mcpCalls(env, p, [{ name: 'bookmark_show', arguments: { cwd: p } }])
   if (mcp.available) {
     // the show tool answers with the snapshot JSON: the latest is the one whose task is the last request
