@@ -12,6 +12,7 @@
  * Guarantees: no marker in any output or injected text; after the user's own captures, show and restore
  * present the user's latest request; the index cap (3 here, or the planted config's 1) deletes none of the
  * user's snapshots; doctor names the planted files (`trust` checks); every command returns.
+ * A control runs the same session with nothing planted. `STRESS_VARIANTS=copy,clone` runs only those arrivals.
  */
 import { execFileSync } from 'node:child_process'
 import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
