@@ -29,6 +29,10 @@ export const CASES = [
   ['6', 'secrets', './cases/06-secrets.mjs'],
   ['7', 'injection', './cases/07-injection.mjs'],
   ['8', 'permissions', './cases/08-permissions.mjs'],
+  ['9', 'trust', './cases/09-trust.mjs'],
+  ['10', 'hangs', './cases/10-hangs.mjs'],
+  ['11', 'clocks', './cases/11-clocks.mjs'],
+  ['12', 'text', './cases/12-text.mjs'],
 ]
 
 /** Runs one case module; a case that throws is a FAIL of its own (`case ran to completion`). */
