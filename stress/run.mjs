@@ -33,6 +33,7 @@ export const CASES = [
   ['10', 'hangs', './cases/10-hangs.mjs'],
   ['11', 'clocks', './cases/11-clocks.mjs'],
   ['12', 'text', './cases/12-text.mjs'],
+  ['13', 'settings', './cases/13-settings.mjs'],
 ]
 
 /** Runs one case module; a case that throws is a FAIL of its own (`case ran to completion`). */

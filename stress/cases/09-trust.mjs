@@ -250,7 +250,8 @@ export async function run(ctx) {
     { label: 'submodule', how: 'submodule', cap: true },
     { label: 'tarball', how: 'tarball', cap: true },
     { label: 'copy', how: 'copy', cap: true },
-    ...(root ? [{ label: 'other-uid', how: 'other-uid', cap: true }] : []),
+    // A .bookmark/ another user owns is refused whole: they could read or replace what we write there.
+    ...(root ? [{ label: 'other-uid', how: 'other-uid', cap: true, refused: true }] : []),
     { label: 'foreign-narrative', how: 'copy', cap: true, foreign: true },
     { label: 'planted-config', how: 'copy', cap: false },
     { label: 'copy-no-lock-dir', how: 'copy', cap: true, unlocked: true },
@@ -261,7 +262,7 @@ export async function run(ctx) {
   const [control] = await pool([{ label: 'control', how: 'none', cap: true, control: true }], 1, (s) => variant(ctx, s))
   const results = await pool(specs, 2, (s) => variant(ctx, s))
   const expected = control.userPresent.length
-  for (const r of results) r.lost = Math.max(0, Math.min(expected, r.cap) - r.userPresent.length)
+  for (const r of results) r.lost = r.spec.refused ? 0 : Math.max(0, Math.min(expected, r.cap) - r.userPresent.length)
   c.check('control: the same session without plantings keeps its snapshots, shows its latest request and leaks nothing', expected > 0 && control.latestOk && control.hung.length === 0, `${expected} user snapshots kept (cap ${CAP}); latest shown: ${control.latestOk}`)
 
   let tried = 0
@@ -285,11 +286,17 @@ export async function run(ctx) {
     leaking.length === 0,
     leaking.length ? leaking.map((r) => `${r.spec.label}: ${[...r.leaks].slice(0, 6).map(([m, o]) => `${m} in ${o.slice(0, 2).join(', ')}`).join('; ')}`).join(' | ') : `${results.length} variants, ${tried} planted files, no marker in any output`,
   )
-  const wrong = results.filter((r) => !r.latestOk)
-  c.check("show and restore present the user's latest request after their captures", wrong.length === 0, wrong.length ? wrong.map((r) => `${r.spec.label}: show ${JSON.stringify(r.showHead.slice(0, 160))}; restore ${JSON.stringify(r.restoreHead.slice(0, 160))}`).join(' | ') : `${results.length} variants show "user request three"`)
-  const losing = results.filter((r) => r.lost > 0)
-  c.check(`none of the user's snapshots deleted (index cap ${CAP} with 10 planted 2099 snapshots; planted config indexCap 1)`, losing.length === 0, losing.length ? losing.map((r) => `${r.spec.label}: ${r.userPresent.length} user snapshot files kept of the ${Math.min(expected, r.cap)} the control keeps (${r.seen} seen between commands)`).join(' | ') : `${expected} user snapshots in each of ${results.length} variants, all kept`)
-  const unlisted = results.filter((r) => r.userListed.length !== r.userPresent.length || r.userPresent.length === 0)
+  const refused = results.filter((r) => r.spec.refused)
+  const accepted = results.filter((r) => !r.spec.refused)
+  if (refused.length > 0) {
+    const wroteInto = refused.filter((r) => r.userPresent.length > 0)
+    c.check("a .bookmark/ owned by another user gets nothing of this user's (captures refuse it; doctor names it)", wroteInto.length === 0 && refused.every((r) => r.named.length >= 3), wroteInto.length ? wroteInto.map((r) => `${r.spec.label}: ${r.userPresent.length} user snapshot files written into it`).join(' | ') : `${refused.map((r) => `${r.spec.label}: nothing written, doctor named ${r.named.length}`).join(' | ')}`)
+  }
+  const wrong = accepted.filter((r) => !r.latestOk)
+  c.check("show and restore present the user's latest request after their captures", wrong.length === 0, wrong.length ? wrong.map((r) => `${r.spec.label}: show ${JSON.stringify(r.showHead.slice(0, 160))}; restore ${JSON.stringify(r.restoreHead.slice(0, 160))}`).join(' | ') : `${accepted.length} variants show "user request three"`)
+  const losing = accepted.filter((r) => r.lost > 0)
+  c.check(`none of the user's snapshots deleted (index cap ${CAP} with 10 planted 2099 snapshots; planted config indexCap 1)`, losing.length === 0, losing.length ? losing.map((r) => `${r.spec.label}: ${r.userPresent.length} user snapshot files kept of the ${Math.min(expected, r.cap)} the control keeps (${r.seen} seen between commands)`).join(' | ') : `${expected} user snapshots in each of ${accepted.length} variants, all kept`)
+  const unlisted = accepted.filter((r) => r.userListed.length !== r.userPresent.length || r.userPresent.length === 0)
   c.check("list --json lists every user snapshot file", unlisted.length === 0, unlisted.length ? unlisted.map((r) => `${r.spec.label}: ${r.userPresent.length} user files, ${r.userListed.length} listed`).join(' | ') : 'every user snapshot file is listed')
   if (results.every((r) => !r.docAvailable)) c.skip('doctor names the planted files', 'this build has no `bookmark doctor`')
   else {
