@@ -136,3 +136,23 @@ describe('attack: a cloned repository with a committed narrative', () => {
     expect(again).not.toContain('IGNORE PREVIOUS INSTRUCTIONS')
   })
 })
+
+describe('a project whose folder is named like a token', () => {
+  it('is stored redacted, and a session outside any project still gets its handoff (found by its folder in the home)', async () => {
+    const secret = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2'
+    const root = await project(secret, 'TOKENDIR')
+    const registry = await readFile(join(sb.env.BOOKMARK_HOME!, 'registry.json'), 'utf8')
+    expect(registry).not.toContain(secret)
+    const pointer = await readFile(join(sb.env.BOOKMARK_HOME!, 'bookmark.context.md'), 'utf8')
+    expect(pointer).not.toContain(secret)
+    expect(pointer).toMatch(/^project_id: [0-9a-f]{32}$/m)
+    // The capture that follows the handoff prepares the answer a session outside the project is given.
+    const t = join(sb.dir, `${secret}.jsonl`)
+    await writeFile(t, jsonl([prompt('TOKENDIR second request: the exporter', { cwd: root })]), { flag: 'a' })
+    expect((await runCli(['stop'], { env: sb.env, cwd: root, input: JSON.stringify({ session_id: secret, transcript_path: t, cwd: root, stop_hook_active: true }) })).code).toBe(0)
+    const text = await restoreIn(sb.home)
+    expect(text).toContain('This session started outside any project')
+    expect(text, text).toContain("TOKENDIR: finish the exporter")
+    expect(text).not.toContain(secret)
+  })
+})

@@ -9,11 +9,14 @@ import { basename } from 'node:path'
 import { redact } from '../redact/secrets.js'
 import { readNarrative } from '../narrative/file.js'
 import { pointerTarget, readHomePointer } from '../narrative/pointer.js'
-import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNote, renderStartup } from '../restore/render.js'
+import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNote, renderStartup, renderWarnings } from '../restore/render.js'
+import { cutToBudget } from '../restore/budget.js'
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
-import { projectLayout } from '../store/layout.js'
+import { projectLayout, stateLayout } from '../store/layout.js'
+import { readJson } from '../store/read.js'
+import { isObject } from '../shared/json.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
@@ -78,7 +81,7 @@ async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Sn
 export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
   const text = await restoreText(ctx)
   // The narrative was written by the model, not by our store: redact before it reaches the context.
-  return wrapRestore(text === undefined ? undefined : withinBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+  return wrapRestore(text === undefined ? undefined : cutToBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
 }
 
 /**
@@ -101,22 +104,9 @@ async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot
   const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity, written)
   const state = await ensureState(ctx.deps.bookmarkHome, root)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
-  const final = text === undefined ? null : withinBudget(redact(text), config.restoreBudget)
+  const final = text === undefined ? null : cutToBudget(redact(text), config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
   await remember(state.prepared, PREPARED_VERSION, key, { validUntil, text: final === null || final.trim() === '' ? null : final })
-}
-
-/** The last guard: whole lines only, never past the budget (the renderers already fit; warnings may not). */
-export function withinBudget(text: string, budget: number): string {
-  if (text.length <= budget) return text
-  const out: string[] = []
-  let used = 0
-  for (const line of text.split('\n')) {
-    if (used + line.length + (out.length > 0 ? 1 : 0) > budget) break
-    used += line.length + (out.length > 0 ? 1 : 0)
-    out.push(line)
-  }
-  return out.join('\n')
 }
 
 /** The text a new session receives for `source` (undefined: nothing). Shared with MCP and the demo. */
@@ -149,13 +139,13 @@ async function restoreStartup(ctx: HookContext, root: string, lead: string[], va
     holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
     if (age.kind === 'refuse') usableSnapshot = undefined
     else if (age.kind === 'warn' && !narrative.input) warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
-    if (age.kind === 'refuse' && !narrative.input) return [...warnings, renderRefusal(basename(root), describeAge(age.ageHours), layout.latest)].join('\n')
+    if (age.kind === 'refuse' && !narrative.input) return renderRefusal(basename(root), describeAge(age.ageHours), layout.latest, warnings)
   }
   if (narrative.refusedAge) {
-    if (!usableSnapshot) return [...warnings, renderRefusal(basename(root), narrative.refusedAge, layout.narrative)].join('\n')
+    if (!usableSnapshot) return renderRefusal(basename(root), narrative.refusedAge, layout.narrative, warnings)
     warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was not loaded (\`bookmark show\` shows the record).`)
   }
-  if (!narrative.input && !usableSnapshot) return warnings.length > 0 ? warnings.join('\n') : undefined
+  if (!narrative.input && !usableSnapshot) return renderWarnings(warnings)
   return renderStartup({
     project: basename(root),
     root,
@@ -208,11 +198,24 @@ async function restoreResume(ctx: HookContext, store: StoreReader): Promise<stri
   return renderResumeNote({ project: basename(store.layout.root), changes, ...(branchNote ? { branchNote } : {}), budget: ctx.cfg.resolved.config.restoreBudget })
 }
 
+/** The startup answer prepared for the project whose folder in the home is `id`, while it holds (any key: the path is not known here). */
+async function preparedOf(ctx: HookContext, id: string): Promise<string | undefined> {
+  const r = await readJson(stateLayout(ctx.deps.bookmarkHome, id).prepared, (v): v is { value: { validUntil: number; text: string | null } } => isObject(v) && isObject(v.value) && typeof v.value.validUntil === 'number')
+  if (!r.ok || typeof r.value.value.text !== 'string' || ctx.now.getTime() >= r.value.value.validUntil) return undefined
+  return r.value.value.text
+}
+
 async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
   const text = await readHomePointer(ctx.deps.bookmarkHome)
   if (!text) return undefined
   const target = await pointerTarget(text, ctx.deps.bookmarkHome)
-  if (!target.ok) return `session-bookmark: ${target.reason}.`
+  if (!target.ok) {
+    // A project whose path is stored redacted (a folder named like a token) is found by its folder in the home:
+    // the answer its last capture prepared is shown while it holds.
+    const kept = target.projectId ? await preparedOf(ctx, target.projectId) : undefined
+    if (kept) return `${renderWarnings([`This session started outside any project. The last active project is ${target.project ?? 'unknown'}; what follows is its handoff.`])}\n${kept}`
+    return renderWarnings([`session-bookmark: ${target.reason}.`])
+  }
   const lead = [`This session started outside any project. The last active project is ${basename(target.projectRoot)} (${target.projectRoot}); what follows is its handoff.`]
   return restoreStartup(ctx, target.projectRoot, lead)
 }

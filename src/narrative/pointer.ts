@@ -3,11 +3,14 @@
  * outside any project should continue. It is followed one level, and only to the narrative of a project
  * in the registry: never to any other path.
  */
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
+import { stateOf } from '../store/state.js'
+import { isDirectory } from '../store/fs.js'
 import { parseNarrative, renderIdentity } from '../restore/identity.js'
 import { readStoreFile } from '../store/read.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
 import { readRegistry } from '../store/registry.js'
+import { oneLine } from '../shared/text.js'
 
 export interface PointerInfo {
   projectRoot: string
@@ -20,6 +23,7 @@ export interface PointerInfo {
 
 export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, now: Date): Promise<void> {
   const home = homeLayout(bookmarkHome)
+  const state = await stateOf(bookmarkHome, info.projectRoot)
   const [{ ensureDir, writeText }, { redact }] = await Promise.all([import('../store/files.js'), import('../redact/secrets.js')]) // the writers only when writing
   await ensureDir(home.dir)
   const header = renderIdentity({
@@ -31,12 +35,16 @@ export async function writeHomePointer(bookmarkHome: string, info: PointerInfo, 
     ...(info.sessionId ? { session_id: info.sessionId } : {}),
     written: now.toISOString(),
     points_to_canonical: projectLayout(info.projectRoot).narrative,
+    // Where its prepared answer lives: found again even when the path above is stored redacted.
+    ...(state ? { project_id: basename(state.dir) } : {}),
   })
+  // Names come from outside (a folder can be named with a line break): each stays on its line.
+  const flat = (v: string, max: number): string => oneLine(v.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' '), max)
   const body = [
-    `# Last active project: ${info.project}`,
+    `# Last active project: ${flat(info.project, 200)}`,
     '',
-    `The most recent work was in ${info.projectRoot}.`,
-    ...(info.task ? ['', `Its latest request: ${info.task.replace(/\s+/g, ' ').slice(0, 300)}`] : []),
+    `The most recent work was in ${flat(info.projectRoot, 500)}.`,
+    ...(info.task ? ['', `Its latest request: ${flat(info.task, 300)}`] : []),
     '',
   ].join('\n')
   const text = redact(`${header}${body}`)
@@ -51,7 +59,7 @@ function withoutWritten(text: string): string {
   return text.replace(/^written: .*\n/m, '')
 }
 
-export type PointerTarget = { ok: true; projectRoot: string; narrativePath: string } | { ok: false; reason: string }
+export type PointerTarget = { ok: true; projectRoot: string; narrativePath: string } | { ok: false; reason: string; projectId?: string; project?: string }
 
 /**
  * Where a pointer leads: only `<project>/.bookmark/bookmark.context.md` of a project in the registry.
@@ -68,9 +76,11 @@ export async function pointerTarget(pointerText: string, bookmarkHome: string): 
   const { registry } = await readRegistry(bookmarkHome)
   const projects = new Set(registry.entries.map((e) => e.project))
   for (const root of projects) {
-    if (projectLayout(root).narrative === target) return { ok: true, projectRoot: root, narrativePath: target }
+    // A root stored redacted names no folder: found by project_id below instead.
+    if (projectLayout(root).narrative === target && (await isDirectory(root))) return { ok: true, projectRoot: root, narrativePath: target }
   }
-  return { ok: false, reason: `the home pointer leads to ${target}, which is not the narrative of a registered project; it is not followed` }
+  const projectId = id.project_id !== undefined && /^[0-9a-f]{32}$/.test(id.project_id) ? id.project_id : undefined
+  return { ok: false, reason: 'the home pointer does not lead to the narrative of a registered project; it is not followed', ...(projectId ? { projectId } : {}), ...(id.project ? { project: id.project } : {}) }
 }
 
 export async function readHomePointer(bookmarkHome: string): Promise<string | undefined> {

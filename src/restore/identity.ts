@@ -30,12 +30,14 @@ export interface Identity {
    * make: it gives it to the model with the header, and a handoff without a valid one is never loaded.
    */
   seal?: string
+  /** A home pointer's project, as its folder in the bookmark home is named (a keyed hash: never a path). */
+  project_id?: string
 }
 
 export type ParsedNarrative = { ok: true; identity: Identity; body: string } | { ok: false; reason: string; body: string }
 
 /** Header keys in the order they are rendered. */
-const KEYS = ['scope', 'project', 'repo_path', 'branch', 'head', 'session_id', 'written', 'points_to_canonical', 'seal'] as const
+const KEYS = ['scope', 'project', 'repo_path', 'branch', 'head', 'session_id', 'written', 'points_to_canonical', 'project_id', 'seal'] as const
 type Key = (typeof KEYS)[number]
 
 const OPEN = /^<!--\s*BOOKMARK_IDENTITY\b\s*(.*)$/i
