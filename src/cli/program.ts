@@ -187,7 +187,7 @@ export function buildProgram(io: Io): Command {
     .option('--interval <minutes>', 'set interval (minutes between time-based snapshots)')
     .option('--set <key=value...>', 'set keys')
     .option('--unset <key...>', 'remove keys (back to the lower layer)')
-    .option('--project', "write the project's .bookmark/config.json instead of ~/.bookmark/config.json")
+    .option('--project', "write this project's config.json (in its folder of the bookmark home) instead of ~/.bookmark/config.json")
     .option('--cwd <dir>', 'the project folder (default: current directory)')
     .option('--json', 'print as JSON')
     .action(async (opts: { interval?: string; set?: string[]; unset?: string[]; project?: boolean; cwd?: string; json?: boolean }) => {
