@@ -8,7 +8,8 @@ import { BARE_WORD, PATH_LIKE, isCodeExpression, isPlaceholder } from './values.
 /** Key endings that name a secret. `pass` and `pwd` get extra checks in `keyKind`. */
 export const SENSITIVE =
   'passw(?:or)?d|passphrase|pass|pwd|secret|token|secret[_.-]?key[_.-]?base' +
-  '|(?:api|access|private|secret|auth|signing|encryption|master|account|sas)[_.-]?key'
+  '|(?:api|app|application|access|private|secret|auth|signing|encryption|master|account|sas)[_.-]?key' +
+  '|private[_.-]?key[_.-]?id'
 
 /** Every alternative of SENSITIVE contains one of these words: a text without any of them has no assignment to judge. */
 export const SENSITIVE_WORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key']
@@ -68,7 +69,7 @@ export function keyKind(key: string, equals: boolean): SecretKind | undefined {
   }
   if (lower.endsWith('token')) return TOKEN_KEY_NOT_SECRET.test(bare) ? undefined : 'token'
   if (/secret[_.-]?access[_.-]?key$/.test(lower)) return 'aws-secret-access-key'
-  if (/api[_.-]?key$/.test(lower)) return 'api-key'
+  if (/(?:api|app|application)[_.-]?key$/.test(lower)) return 'api-key'
   return 'secret'
 }
 
@@ -80,9 +81,10 @@ export function isNonSecretValue(value: string, key: string, quoted: boolean, eq
   // password=password, self.token = token
   if (lower === keyLower || keyLower.endsWith(`_${lower}`) || keyLower.endsWith(`.${lower}`)) return true
   if (quoted) {
-    // a label or a message, not a credential: "Enter your password", "not persisted" (a passphrase may be words)
+    // A quoted value is a literal, words included (`"correct horse battery staple"`, `"hunter two"`), unless it
+    // reads as a label or a message about the secret: "Enter your password", "not persisted".
     if (!/\s/.test(value)) return false
-    return /pass|token|secret|key|credential/i.test(value) || (!/passphrase$/i.test(key) && PROSE.test(value))
+    return /pass|token|secret|key|credential/i.test(value) || (!/passphrase$/i.test(key) && PROSE_WORD.test(value))
   }
   if (value.length < 3 || isCodeExpression(value)) return true
   if (/^\d{1,5}$|^\d+\.\d+$/.test(value)) return true
@@ -92,7 +94,12 @@ export function isNonSecretValue(value: string, key: string, quoted: boolean, eq
   return BARE_WORD.test(value) || (!equals && looksLikeTypeName(value))
 }
 
-const PROSE = /^[A-Za-z]{1,15}(?: [A-Za-z]{1,15}){1,11}[.!]?$/
+/**
+ * Words that make a quoted value a sentence rather than a passphrase: function words, which random-word
+ * passphrases rarely hold and messages nearly always do.
+ */
+const PROSE_WORD =
+  /(?:^|\s)(?:not|no|is|are|was|be|been|will|would|can|cannot|must|should|the|to|of|for|in|on|at|by|with|from|your|you|this|that|it|if|when|please|here|there|and|or|a|an)(?=\s|[.,:;!?]|$)/i
 
 /**
  * `Uint8Array`, `CryptoKey`, `Option<String>`, `Buffer[]`; not `RUTLa2zNZ1a9VeZ1JL3r` (digits, capitals) nor

@@ -1,7 +1,10 @@
-/** Command lines: `--password hunter2`, `.netrc` lines, `curl -u user:pass`. */
+/**
+ * Command lines: `--password hunter2`, `.netrc` lines, `curl -u user:pass`, the short password flags of known
+ * tools (`mysql -pX`, `sshpass -p X`, `redis-cli -a X`), `openssl -passin pass:X`, `aws configure set`.
+ */
 
 import { SENSITIVE, keyKind } from './assignments.js'
-import { marker } from './kinds.js'
+import { type TextRule, marker, word } from './kinds.js'
 import { PATH_LIKE, isCodeExpression, isPlaceholder } from './values.js'
 
 export const CLI_FLAG = new RegExp(
@@ -32,8 +35,96 @@ export function replaceNetrc(match: string, head: string, value: string): string
   return isPlaceholder(value) ? match : `${head}${marker('password')}`
 }
 
-export const CURL_USER = /(?<![\w-])((?:-u|--user)[ \t]+["']?[^\s:"'[\]]+:)([^\s"'@]+)/g
+/** `-u user:pass`, `-uuser:pass` (curl takes the value attached too), `--user user:pass`. */
+export const CURL_USER = /(?<![\w-])((?:-u[ \t]*|--user[ \t]+|--user=)["']?[^\s:"'[\]]+:)([^\s"'@]+)/g
 
 export function replaceCurlUser(match: string, head: string, value: string): string {
-  return isPlaceholder(value) || /^\d+$/.test(value) ? match : `${head}${marker('password')}`
+  // `docker run -u 1000:1000`; `az login -u http://app` (a URL, not a password)
+  return isPlaceholder(value) || /^\d+$/.test(value) || value.startsWith('//') ? match : `${head}${marker('password')}`
 }
+
+/**
+ * Tools whose short flag takes a password, by command name: the flag, and whether the value may come as the next
+ * word (`sshpass -p X`) or only attached (`mysql -pX`: `mysql -p db` prompts, and `db` is a database). Registry
+ * clients take `-p` only in their `login` subcommand.
+ */
+const PASSWORD_FLAGS: ReadonlyMap<string, { flag: string; separate: boolean; login?: true }> = new Map([
+  ...['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlshow', 'mysqlcheck', 'mysqlslap', 'mariadb', 'mariadb-dump', 'mariadb-admin'].map(
+    (cmd) => [cmd, { flag: 'p', separate: false }] as const,
+  ),
+  ...['docker', 'podman', 'nerdctl', 'buildah', 'helm', 'oras', 'skopeo', 'crane', 'oc', 'regctl'].map(
+    (cmd) => [cmd, { flag: 'p', separate: true, login: true }] as const,
+  ),
+  ['sshpass', { flag: 'p', separate: true }],
+  ['az', { flag: 'p', separate: true }],
+  ['redis-cli', { flag: 'a', separate: true }],
+  ['valkey-cli', { flag: 'a', separate: true }],
+  ...['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldapwhoami', 'ldappasswd', 'ldapcompare', 'ldapmodrdn'].map(
+    (cmd) => [cmd, { flag: 'w', separate: true }] as const,
+  ),
+  ['zip', { flag: 'P', separate: true }],
+  ['unzip', { flag: 'P', separate: true }],
+  ['7z', { flag: 'p', separate: false }],
+  ['7za', { flag: 'p', separate: false }],
+])
+
+/** Starts at the flag (a cheap literal `-`); the command it belongs to is read backwards by the callback. */
+const SHORT_FLAG = /(?<=[ \t])-([pawP])(?:([ \t]+)(?!-))?(["']?)([^\s"'`;&|<>()]+)/g
+
+function replaceShortFlag(match: string, flag: string, gap: string | undefined, quote: string, value: string, offset: number, text: string): string {
+  if (value.startsWith('[REDACTED') || isPlaceholder(value)) return match
+  const command = commandBefore(text, offset)
+  const rule = PASSWORD_FLAGS.get(command.name)
+  if (rule === undefined || rule.flag !== flag || (gap !== undefined && !rule.separate)) return match
+  if (rule.login && !/(?:^|\s)login(?:\s|$)/.test(command.segment)) return match
+  return `-${flag}${gap ?? ''}${quote}${marker('password')}`
+}
+
+/**
+ * The command a flag at `at` belongs to: the text back to the start of its segment (a line, `|`, `;`, `&`, `(`,
+ * `\n` as JSON writes it, at most 400 characters), and the name of its first word after `sudo`, `env` and
+ * `VAR=value` words (`/usr/bin/mysql` is `mysql`).
+ */
+function commandBefore(text: string, at: number): { name: string; segment: string } {
+  let start = at
+  const limit = Math.max(0, at - 400)
+  while (start > limit) {
+    const c = text[start - 1]
+    if (c === '\n' || c === '\r' || c === '|' || c === ';' || c === '&' || c === '(' || c === '`') break
+    if (c === 'n' && text[start - 2] === '\\') break
+    start--
+  }
+  const segment = text.slice(start, at)
+  // a Read tool gutter (`     1\t`), an opening quote
+  const words = segment.replace(/^\s*\d{1,7}(?:\t|→)/, '').trim().replace(/^["']/, '').split(/\s+/)
+  let i = 0
+  while (i < words.length && (/^(?:sudo|env|exec|time|command|nohup|-\S*)$/.test(words[i]!) || /^[A-Za-z_]\w*=/.test(words[i]!))) i++
+  const first = words[i] ?? ''
+  return { name: first.slice(first.lastIndexOf('/') + 1), segment }
+}
+
+/** `openssl ... -passin pass:X` (also -passout, -pass, -password); keytool and jarsigner `-storepass X`, `-keypass X`. */
+const PASS_OPTION =
+  /(?<![\w-])(-(?:passin|passout|password|pass)[ \t]+["']?pass:|-(?:src|dest)?(?:store|key|keystore|truststore)pass[ \t]+["']?)([^\s"'`;&|<>]+)/g
+
+const replacePassOption = (match: string, head: string, value: string): string =>
+  isPlaceholder(value) || value.startsWith('[REDACTED') || value.startsWith(':') ? match : `${head}${marker('password')}`
+
+/** `aws configure set aws_secret_access_key X` (and any other setting whose name names a secret). */
+const CONFIGURE_SET = /(?<![\w-])(configure[ \t]+set[ \t]+(?:[\w-]+\.)*([\w-]+)[ \t]+["']?)([^\s"'`;&|<>]+)/g
+
+function replaceConfigureSet(match: string, head: string, name: string, value: string): string {
+  const kind = keyKind(name, true)
+  return kind === undefined || isPlaceholder(value) || value.startsWith('[REDACTED') ? match : `${head}${marker(kind)}`
+}
+
+export const COMMAND_RULES: readonly TextRule[] = [
+  // parts of the tools' names (and `login` for the registry clients), chosen for rare first letter pairs (the
+  // needle scan checks every place a pair occurs): a text without any of them has no such flag
+  {
+    needles: ['ysql', 'iadb', 'login', 'hpass', 'az ', '-cli', 'ldap', 'zip', '7z'].map((w) => word(w)),
+    apply: (text) => text.replace(SHORT_FLAG, replaceShortFlag),
+  },
+  { needles: [word('pass', true)], apply: (text) => text.replace(PASS_OPTION, replacePassOption) },
+  { needles: [word('nfigure')], apply: (text) => text.replace(CONFIGURE_SET, replaceConfigureSet) },
+]

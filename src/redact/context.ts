@@ -29,7 +29,7 @@ export function replaceUrlCredentials(
 
 export const AUTH_HEADER = new RegExp(
   '(?<![\\w-])((?:proxy-)?authorization\\\\?["\']?[ \\t]*[:=][ \\t]*(?:\\\\?["\'][ \\t]*)?)' + // name, maybe in JSON
-    '(?:(bearer|basic|token|bot|apikey|api-key|key|sso-key|splunk)[ \\t]+)?' + // scheme
+    '(?:(bearer|basic|token|bot|apikey|api-key|key|sso-key|splunk|ssws)[ \\t]+)?' + // scheme
     '([^\\s"\'`,;\\\\]+)', // credentials
   'gi',
 )
@@ -77,7 +77,7 @@ export function replaceBasic(match: string, head: string, value: string): string
 // Signed URLs (Azure SAS, S3 and GCS presigned)
 
 export const URL_SIGNATURE =
-  /([?&](?:sig|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential)=)([^&#\s"'<>`]{8,})/gi
+  /([?&](?:sig|Signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential)=)([^&#\s"'<>`]{8,})/gi
 
 export function replaceUrlSignature(match: string, head: string, value: string): string {
   return value.startsWith('[REDACTED') ? match : `${head}${marker('url-signature')}`

@@ -3,7 +3,7 @@
 import { ASSIGNMENT, replaceAssignment } from './assignments.js'
 import { CLI_FLAG, CURL_USER, NETRC, replaceCliFlag, replaceCurlUser, replaceNetrc } from './commands.js'
 import { AUTH_HEADER, BASIC, BEARER, URL_CREDENTIALS, URL_SIGNATURE, replaceAuthHeader, replaceBasic, replaceBearer, replaceUrlCredentials, replaceUrlSignature } from './context.js'
-import { NEEDLE, NEEDLES, needlesIn } from './needles.js'
+import { NEEDLE, NEEDLES, TEXT_RULES, needlesIn } from './needles.js'
 import { redactPrivateKeys } from './pem.js'
 import { TOKENS } from './tokens.js'
 
@@ -95,12 +95,29 @@ export function mayRedactTo(text: string, stored: string): boolean {
   return text.startsWith(marker === -1 ? stored : stored.slice(0, marker))
 }
 
+const NEEDLE_SCAN_MAX = 256 * 1024
+
+/** For each needle, the token rules and the text rules that hint it. */
+const TOKENS_OF_NEEDLE: number[][] = NEEDLES.map(() => [])
+const TEXT_RULES_OF_NEEDLE: number[][] = NEEDLES.map(() => [])
+TOKENS.forEach((rule, r) => {
+  for (const id of rule.hintIds) TOKENS_OF_NEEDLE[id]!.push(r)
+})
+TEXT_RULES.forEach((rule, r) => {
+  for (const id of rule.ids) TEXT_RULES_OF_NEEDLE[id]!.push(r)
+})
+/** Which rules one text's needles call for; scratch space reused by every call (`redactOnce` never nests). */
+const TOKEN_MARKS = new Uint8Array(TOKENS.length)
+const TEXT_MARKS = new Uint8Array(TEXT_RULES.length)
+
 function redactOnce(text: string): string {
   let out = redactPrivateKeys(text)
-  // The needles of a short text, found in one scan; they describe `scanned`, so once a rule has changed the text
-  // the next ones are looked up in the new text. A long text is not scanned: it holds the hints anyway.
+  // The needles of the text, found in one scan; they describe `scanned`, so once a rule has changed the text the
+  // next ones are looked up in the new text. With ~100 rules one scan costs less than running every rule whose
+  // needle a text lacks (a regex pass costs about what an `includes` does); past NEEDLE_SCAN_MAX (minified code,
+  // base64 blobs: texts that hold most two-letter pairs) the rules just run.
   const scanned = out
-  const found = out.length < 4096 ? needlesIn(out) : undefined
+  const found = out.length <= NEEDLE_SCAN_MAX ? needlesIn(out) : undefined
   let lowerOf = ''
   let lower = ''
   const holds = (id: number): boolean => {
@@ -113,8 +130,20 @@ function redactOnce(text: string): string {
     }
     return lower.includes(needle.text)
   }
-  for (const rule of TOKENS) {
-    const hinted = found === undefined && !rule.hintAlways ? true : rule.hintIds.some(holds)
+  // The rules whose needles the scan found, marked in one pass over the needles rather than a test per rule.
+  if (found !== undefined) {
+    TOKEN_MARKS.fill(0)
+    TEXT_MARKS.fill(0)
+    for (let id = 0; id < found.length; id++) {
+      if (found[id] !== 1) continue
+      for (const r of TOKENS_OF_NEEDLE[id]!) TOKEN_MARKS[r] = 1
+      for (const r of TEXT_RULES_OF_NEEDLE[id]!) TEXT_MARKS[r] = 1
+    }
+  }
+  for (let r = 0; r < TOKENS.length; r++) {
+    const rule = TOKENS[r]!
+    const hinted =
+      found === undefined ? !rule.hintAlways || rule.hintIds.some(holds) : out === scanned ? TOKEN_MARKS[r] === 1 : rule.hintIds.some(holds)
     if (hinted && (rule.requires === undefined || rule.requires(out))) out = out.replace(rule.re, rule.replace)
   }
   // Each rule below needs its words (the case-insensitive ones in any letter case): without them it cannot match.
@@ -127,5 +156,11 @@ function redactOnce(text: string): string {
   if (holds(NEEDLE.flag)) out = out.replace(CLI_FLAG, replaceCliFlag)
   if (holds(NEEDLE.login) && holds(NEEDLE.password)) out = out.replace(NETRC, replaceNetrc)
   if (holds(NEEDLE.curlUser)) out = out.replace(CURL_USER, replaceCurlUser)
+  for (let r = 0; r < TEXT_RULES.length; r++) {
+    const rule = TEXT_RULES[r]!
+    // after a change, one regex of the rule's needles instead of an `includes` for each
+    const hinted = found !== undefined && out === scanned ? TEXT_MARKS[r] === 1 : rule.gate.test(out)
+    if (hinted) out = rule.apply(out)
+  }
   return out
 }

@@ -54,7 +54,44 @@ const KINDS = [
   'azure-client-secret',
   'mapbox-token',
   'aws-access-key-id',
+  'onepassword-key',
+  'adobe-secret',
+  'airtable-token',
+  'alibaba-key-id',
+  'artifactory-token',
+  'bedrock-key',
+  'clickhouse-key',
+  'clojars-token',
+  'cloudflare-ca-key',
+  'duffel-token',
+  'easypost-token',
+  'facebook-token',
+  'flutterwave-key',
+  'frameio-token',
+  'harness-key',
+  'infracost-token',
+  'intra42-secret',
+  'maxmind-key',
+  'mailchimp-key',
+  'teams-webhook',
+  'octopus-key',
+  'openshift-token',
+  'plaid-token',
+  'prefect-token',
+  'readme-token',
+  'rubygems-token',
+  'scalingo-token',
+  'sendinblue-key',
+  'settlemint-token',
+  'shippo-token',
+  'sonar-token',
+  'twitter-bearer-token',
+  'typeform-token',
+  'yandex-key',
+  'dropbox-token',
   'aws-secret-access-key',
+  'registry-auth',
+  'session-cookie',
   'jwt',
   'bearer-token',
   'basic-auth',
@@ -72,3 +109,17 @@ export type SecretKind = (typeof KINDS)[number]
 export const SECRET_KINDS: readonly string[] = KINDS
 
 export const marker = (kind: SecretKind): string => `[REDACTED:${kind}]`
+
+/** A word a rule needs in a text before it can match; `anyCase` for rules that ignore ASCII letter case. */
+export interface Needle {
+  text: string
+  anyCase: boolean
+}
+
+/** A rule that rewrites a whole text, run only when one of its needles occurs in it. */
+export interface TextRule {
+  needles: readonly Needle[]
+  apply: (text: string) => string
+}
+
+export const word = (text: string, anyCase = false): Needle => ({ text, anyCase })

@@ -4,20 +4,40 @@
  */
 
 import { SENSITIVE_WORDS } from './assignments.js'
+import { COMMAND_RULES } from './commands.js'
+import { CONFIG_RULES, PGPASS_RULE } from './configs.js'
+import type { Needle, TextRule } from './kinds.js'
 import { HINTS } from './tokens.js'
 
-interface Needle {
-  text: string
-  /** Found in any ASCII letter case (for the rules with the `i` flag, which folds ASCII letters only). */
-  anyCase: boolean
-}
-
-/** The token rules' hints first (their places are the ids in `hintIds`), then the words of the other rules. */
-export const NEEDLES: readonly Needle[] = [
+const BASE_NEEDLES: readonly Needle[] = [
   ...HINTS.map((text) => ({ text, anyCase: false })),
   ...['://', '=', '--', '-u', 'login', 'password'].map((text) => ({ text, anyCase: false })),
   ...['authorization', 'bearer', 'basic', ...SENSITIVE_WORDS].map((text) => ({ text, anyCase: true })),
 ]
+
+/** The rules that rewrite a whole text, in the order they run (after the regex rules of the engine). */
+const RULES: readonly TextRule[] = [...COMMAND_RULES, ...CONFIG_RULES, PGPASS_RULE]
+
+const sameNeedle = (a: Needle, b: Needle): boolean => a.text === b.text && a.anyCase === b.anyCase
+
+/**
+ * The token rules' hints first (their places are the ids in `hintIds`), then the words of the other rules, then
+ * the text rules' words that are not among them yet.
+ */
+export const NEEDLES: readonly Needle[] = RULES.flatMap((rule) => rule.needles).reduce<Needle[]>(
+  (all, n) => (all.some((m) => sameNeedle(m, n)) ? all : [...all, n]),
+  [...BASE_NEEDLES],
+)
+
+/**
+ * The text rules with the places of their needles in NEEDLES, and one regex of all their needles for a text that
+ * an earlier rule changed (the scan describes the text before): one pass instead of an `includes` for each.
+ */
+export const TEXT_RULES: ReadonlyArray<{ ids: readonly number[]; gate: RegExp; apply: (text: string) => string }> = RULES.map((rule) => ({
+  ids: rule.needles.map((n) => NEEDLES.findIndex((m) => sameNeedle(m, n))),
+  gate: new RegExp(rule.needles.map((n) => n.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), rule.needles.some((n) => n.anyCase) ? 'i' : ''),
+  apply: rule.apply,
+}))
 
 function needleId(text: string, anyCase = false): number {
   const id = NEEDLES.findIndex((n) => n.text === text && n.anyCase === anyCase)

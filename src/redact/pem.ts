@@ -12,7 +12,7 @@ const PEM_MAX_TRUNCATED = 16 * 1024
  * A line break inside a block: a real one, or the text of one as a JSON string holds it (`\n`, `\r\n`), or as
  * JSON inside a JSON string holds it (`\\n`).
  */
-const PEM_BREAK = String.raw`(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)`
+export const PEM_BREAK = String.raw`(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)`
 /** One base64 character; `\/` is a slash as JSON writers that escape slashes (PHP) put it. */
 const PEM_B64 = String.raw`(?:[A-Za-z0-9+/=]|\\{1,2}/)`
 /**

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { CORPUS as CORPUS_ROOT } from '../../test/helpers/corpus.js'
+import { CREDENTIAL_ROWS } from '../../test/helpers/credential-rows.js'
 import { awsId, awsSecret, B64, fake, ghp, mark, opaque, pemBody, row, ROWS, stripe } from '../../test/helpers/fake-secrets.js'
 import { SECRET_KINDS, redact } from './secrets.js'
 
@@ -14,8 +15,8 @@ describe('redact: one row per kind, in prompts, shell commands, JSON and .env fi
     expect(redact(out)).toBe(out)
   })
 
-  it('has a row for every kind in SECRET_KINDS', () => {
-    const covered = new Set(ROWS.map((r) => r.kind))
+  it('has a row for every kind in SECRET_KINDS (here or in credentials.test.ts)', () => {
+    const covered = new Set([...ROWS, ...CREDENTIAL_ROWS].map((r) => r.kind))
     expect(SECRET_KINDS.filter((kind) => !covered.has(kind))).toEqual([])
     expect(new Set(SECRET_KINDS).size).toBe(SECRET_KINDS.length)
   })

@@ -14,10 +14,12 @@ interface TokenRule {
   /** Extra check on the matched token, for shapes that ordinary words could take. */
   accept?: (token: string) => boolean
   /**
-   * Check the hints on long text too. For a rule that starts with a class (tried at every word start, ~50 ms on
-   * 5 MB) and has a rare literal for a hint (one `includes` scan, ~1 ms).
+   * Check the hints on a text too long for the needle scan too. For a rule that starts with a class (tried at every
+   * word start, ~50 ms on 5 MB) and has a rare literal for a hint (one `includes` scan, ~1 ms).
    */
   hintAlways?: true
+  /** How many leading characters the low-diversity test skips (a prefix made of one repeated letter). */
+  skip?: number
   /**
    * A test that holds wherever the pattern matches, much cheaper than the pattern (for one that starts with a class
    * and has only a common character for a hint); checked on every text, after the hints.
@@ -29,6 +31,86 @@ const W = '(?<![A-Za-z0-9_])' // starts a word
 const WD = '(?<![A-Za-z0-9_-])' // starts a word, not after a dash
 const NW = '(?![A-Za-z0-9_])' // ends a word
 const NWD = '(?![A-Za-z0-9_-])'
+
+/**
+ * Prefixed formats from gitleaks' default rule set (docs/REDACTION.md lists its families and how each is
+ * covered). Each starts with its literal prefix, or has a rare literal for a hint.
+ */
+const GITLEAKS_PREFIXES: readonly TokenRule[] = [
+  {
+    kind: 'onepassword-key', hints: ['A3-', 'ps_eyJ'],
+    source: `${WD}(?:A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|ops_eyJ[A-Za-z0-9+/]{250,}={0,3})${NWD}`,
+  },
+  { kind: 'adobe-secret', hints: ['p8e-'], source: `${WD}p8e-[A-Za-z0-9]{32}${NW}`, accept: hasDigit },
+  { kind: 'airtable-token', hints: ['.'], requires: (text) => text.includes('pat'), source: `${W}pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}${NW}` },
+  { kind: 'alibaba-key-id', hints: ['LTAI'], source: `${W}LTAI[A-Za-z0-9]{20}${NW}`, accept: (t) => looksRandom(t) },
+  { kind: 'artifactory-token', hints: ['KCp', 'cmVmd'], source: `${W}(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})${NW}` },
+  {
+    kind: 'bedrock-key', hints: ['BSK', 'YmVkcm9jay5hbWF6b25hd3MuY29t'],
+    source: `${W}(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]*)`,
+  },
+  { kind: 'clickhouse-key', hints: ['4b1d'], source: `${W}4b1d[A-Za-z0-9]{38}${NW}`, accept: (t) => looksRandom(t) },
+  { kind: 'clojars-token', hints: ['OJARS_'], source: `${W}CLOJARS_[A-Za-z0-9]{60}${NW}` },
+  { kind: 'cloudflare-ca-key', hints: ['v1.0-'], source: `${W}v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}${NW}` },
+  { kind: 'duffel-token', hints: ['ffel_'], source: `${W}duffel_(?:test|live)_[A-Za-z0-9_=-]{43}` },
+  { kind: 'easypost-token', hints: ['EZAK', 'EZTK'], source: `${W}EZ[AT]K[A-Za-z0-9]{54}${NW}` },
+  { kind: 'facebook-token', hints: ['AAM', 'AAC'], source: `${W}EAA[MC][A-Za-z0-9]{100,}${NW}` },
+  { kind: 'flutterwave-key', hints: ['LWSECK'], source: `${W}FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?${NWD}` },
+  { kind: 'frameio-token', hints: ['-u-'], source: `${WD}fio-u-[A-Za-z0-9_=-]{64}` },
+  {
+    kind: 'harness-key', hints: ['.'], requires: (text) => text.includes('at.'),
+    source: `${W}(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}${NW}`,
+  },
+  { kind: 'infracost-token', hints: ['o-'], source: `${WD}ico-[A-Za-z0-9]{32}${NW}`, accept: (t) => looksRandom(t) },
+  { kind: 'intra42-secret', hints: ['s4t2'], source: `${WD}s-s4t2(?:ud|af)-[a-f0-9]{64}${NW}` },
+  // `<6>_<29>_mmk`: starts with a class, so it needs its lookbehind and its (rare) hint on every text
+  {
+    kind: 'maxmind-key', hints: ['mmk'], hintAlways: true, source: `${W}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk${NW}`,
+    requires: (text) => runBefore(text, '_mmk', 29, isAlnum),
+  },
+  {
+    kind: 'mailchimp-key', hints: ['-us'], hintAlways: true, source: `${W}[a-f0-9]{32}-us\\d{1,2}${NW}`,
+    requires: (text) => runBefore(text, '-', 32, isLowerHex),
+  },
+  { kind: 'teams-webhook', hints: ['ffice.com/webhookb2/'], before: '\\.webhook\\.office\\.com/webhookb2/', source: '[A-Za-z0-9@/_-]{40,}' },
+  { kind: 'octopus-key', hints: ['I-'], source: `${WD}API-[A-Z0-9]{26}${NW}`, accept: hasDigit },
+  { kind: 'openshift-token', hints: ['256~'], source: `${W}sha256~[A-Za-z0-9_-]{43}${NWD}` },
+  {
+    kind: 'plaid-token', hints: ['-sandbox-', '-development-', '-production-'],
+    source: `${WD}access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${NWD}`,
+  },
+  { kind: 'prefect-token', hints: ['pnu_'], source: `${W}pnu_[A-Za-z0-9]{36}${NW}` },
+  { kind: 'readme-token', hints: ['dme_'], source: `${W}rdme_[a-z0-9]{70}${NW}` },
+  { kind: 'rubygems-token', hints: ['ygems_'], source: `${W}rubygems_[a-f0-9]{48}${NW}` },
+  { kind: 'scalingo-token', hints: ['tk-us-'], source: `${WD}tk-us-[A-Za-z0-9_-]{48}${NWD}` },
+  { kind: 'sendinblue-key', hints: ['xkeysib-'], source: `${WD}xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}${NW}` },
+  { kind: 'settlemint-token', hints: ['sm_'], source: `${W}sm_[aps]at_[A-Za-z0-9]{16}${NW}` },
+  { kind: 'shippo-token', hints: ['ippo_'], source: `${W}shippo_(?:live|test)_[a-fA-F0-9]{40}${NW}` },
+  { kind: 'sonar-token', hints: ['squ_', 'sqp_', 'sqa_'], source: `${W}sq[upa]_[a-f0-9]{40}${NW}` },
+  // 22 `A`s, then the token: the repeated prefix is skipped by the low-diversity test
+  { kind: 'twitter-bearer-token', hints: ['AAAAAAAAAAAAAAAAAAAAA'], source: `${W}A{22}[A-Za-z0-9%]{80,100}${NW}`, skip: 22 },
+  { kind: 'typeform-token', hints: ['tfp_'], source: `${W}tfp_[A-Za-z0-9_.=-]{59}` },
+  {
+    kind: 'yandex-key', hints: ['AQVN', 't1.'],
+    source: `${W}(?:AQVN[A-Za-z0-9_-]{35,38}|t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2})${NWD}`,
+  },
+  { kind: 'dropbox-token', hints: ['sl.'], source: `${W}sl\\.[A-Za-z0-9_=-]{130,}`, accept: (t) => looksRandom(t) },
+  { kind: 'gitlab-token', hints: ['R1348941'], source: `${W}GR1348941[A-Za-z0-9_-]{20,}` },
+  { kind: 'huggingface-token', hints: ['i_org_'], source: `${W}api_org_[A-Za-z]{34}${NW}` },
+  { kind: 'newrelic-key', hints: ['NRII-', 'NRJS-'], source: `${WD}(?:NRII-[A-Za-z0-9-]{32}|NRJS-[a-f0-9]{19})${NWD}` },
+  { kind: 'grafana-token', hints: ['JrIjoi'], source: `${W}eyJrIjoi[A-Za-z0-9]{70,400}={0,3}` },
+  // a JWT in base64 (`ZXlK` is `eyJ`): decoded, it must read as one
+  { kind: 'jwt', hints: ['ZXlK'], source: `${W}ZXlK[A-Za-z0-9+/]{60,}={0,2}`, accept: isBase64Jwt },
+]
+
+function isBase64Jwt(token: string): boolean {
+  const head = token.slice(0, 4096 - (4096 % 4))
+  try {
+    return /^eyJ[A-Za-z0-9_-]+\.eyJ/.test(atob(head.slice(0, head.length - (head.length % 4))))
+  } catch {
+    return false
+  }
+}
 
 /**
  * One regex per rule: V8 scans quickly for a pattern that starts with a literal, and loses that when 40
@@ -65,8 +147,8 @@ const TOKEN_RULES: readonly TokenRule[] = [
     accept: hasDigit,
   },
   {
-    kind: 'stripe-key', hints: ['k_live_', 'k_test_', 'whsec_'],
-    source: `${W}(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`,
+    kind: 'stripe-key', hints: ['k_live_', 'k_test_', 'k_prod_', 'whsec_'],
+    source: `${W}(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`,
   },
   { kind: 'google-api-key', hints: ['AIza'], source: `${W}AIza[0-9A-Za-z_-]{35}${NWD}` },
   { kind: 'google-oauth-secret', hints: ['GOCSPX-'], source: `${W}GOCSPX-[A-Za-z0-9_-]{20,}` },
@@ -98,6 +180,13 @@ const TOKEN_RULES: readonly TokenRule[] = [
     accept: (t) => hasDigit(t.slice(0, t.indexOf('.'))) && hasMixedCase(t),
   },
   { kind: 'telegram-bot-token', hints: [':AA'], source: `(?<![A-Za-z0-9_:])\\d{8,10}:AA[A-Za-z0-9_-]{33}${NWD}` },
+  // right after `bot`, as the Bot API URL and some env files write it (`bot123456789:AA...`); starts at the literal
+  { kind: 'telegram-bot-token', hints: [':AA'], before: 'bot', source: `\\d{8,10}:AA[A-Za-z0-9_-]{33}${NWD}` },
+  // whatever its shape, the path segment after `/bot` in a Bot API URL is the token
+  {
+    kind: 'telegram-bot-token', hints: ['.telegram.org/'],
+    before: 'api\\.telegram\\.org/(?:file/)?bot', source: '\\d{5,16}:[A-Za-z0-9_-]{30,}',
+  },
   { kind: 'databricks-token', hints: ['dapi'], source: `${W}dapi[0-9a-f]{32}(?:-\\d)?${NW}` },
   { kind: 'linear-key', hints: ['lin_'], source: `${W}lin_(?:api|oauth)_[A-Za-z0-9]{40,}` },
   { kind: 'postman-key', hints: ['PMAK-'], source: `${W}PMAK-[0-9a-f]{24}-[0-9a-f]{34}` },
@@ -152,9 +241,10 @@ const TOKEN_RULES: readonly TokenRule[] = [
   // secret (`sk.`) and temporary (`tk.`) tokens; public `pk.` tokens are meant to be published
   { kind: 'mapbox-token', hints: ['k.eyJ'], source: `[st]k\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}` },
   {
-    kind: 'aws-access-key-id', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
-    source: `${W}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${NW}`,
+    kind: 'aws-access-key-id', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
+    source: `${W}(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${NW}`,
   },
+  ...GITLEAKS_PREFIXES,
   { kind: 'jwt', hints: ['eyJ'], source: `${WD}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*` },
 ]
 
@@ -171,6 +261,11 @@ function runBefore(text: string, char: string, run: number, inClass: (code: numb
 /** `[0-9a-f]` */
 function isLowerHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 102)
+}
+
+/** `[A-Za-z0-9]` */
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 }
 
 /** `[A-Za-z0-9_-]` */
@@ -198,7 +293,7 @@ export const TOKENS: readonly CompiledTokenRule[] = TOKEN_RULES.map((rule) => ({
   requires: rule.requires,
   re: new RegExp(`(${rule.before ?? ''})(${rule.source})`, 'g'),
   replace: (match: string, before: string, token: string): string => {
-    if (token.startsWith('[REDACTED') || lowDiversity(token)) return match
+    if (token.startsWith('[REDACTED') || lowDiversity(token.slice(rule.skip ?? 0))) return match
     if (rule.accept !== undefined && !rule.accept(token)) return match
     return before + marker(rule.kind)
   },
