@@ -73,19 +73,18 @@ const SHORT_FLAG = /(?<=[ \t])-([pawP])(?:([ \t]+)(?!-))?(["']?)([^\s"'`;&|<>()]
 
 function replaceShortFlag(match: string, flag: string, gap: string | undefined, quote: string, value: string, offset: number, text: string): string {
   if (value.startsWith('[REDACTED') || isPlaceholder(value)) return match
-  const command = commandBefore(text, offset)
-  const rule = PASSWORD_FLAGS.get(command.name)
+  const segment = segmentBefore(text, offset)
+  const rule = PASSWORD_FLAGS.get(toolOf(segment))
   if (rule === undefined || rule.flag !== flag || (gap !== undefined && !rule.separate)) return match
-  if (rule.login && !/(?:^|\s)login(?:\s|$)/.test(command.segment)) return match
+  if (rule.login && !/(?:^|\s)login(?:\s|$)/.test(segment)) return match
   return `-${flag}${gap ?? ''}${quote}${marker('password')}`
 }
 
 /**
- * The command a flag at `at` belongs to: the text back to the start of its segment (a line, `|`, `;`, `&`, `(`,
- * `\n` as JSON writes it, at most 400 characters), and the name of its first word after `sudo`, `env` and
- * `VAR=value` words (`/usr/bin/mysql` is `mysql`).
+ * The text of the command a flag at `at` belongs to: back to the start of its segment (a line, `|`, `;`, `&`, `(`,
+ * a backtick, `\n` as JSON writes it), at most 400 characters.
  */
-function commandBefore(text: string, at: number): { name: string; segment: string } {
+function segmentBefore(text: string, at: number): string {
   let start = at
   const limit = Math.max(0, at - 400)
   while (start > limit) {
@@ -94,13 +93,22 @@ function commandBefore(text: string, at: number): { name: string; segment: strin
     if (c === 'n' && text[start - 2] === '\\') break
     start--
   }
-  const segment = text.slice(start, at)
-  // a Read tool gutter (`     1\t`), an opening quote
-  const words = segment.replace(/^\s*\d{1,7}(?:\t|→)/, '').trim().replace(/^["']/, '').split(/\s+/)
-  let i = 0
-  while (i < words.length && (/^(?:sudo|env|exec|time|command|nohup|-\S*)$/.test(words[i]!) || /^[A-Za-z_]\w*=/.test(words[i]!))) i++
-  const first = words[i] ?? ''
-  return { name: first.slice(first.lastIndexOf('/') + 1), segment }
+  return text.slice(start, at)
+}
+
+/**
+ * The nearest word of `segment` that names a tool of PASSWORD_FLAGS (`/usr/bin/mysql` is `mysql`), or ''. The
+ * nearest rather than the first: the command may sit inside prose or a quoted string (`it is mysql -pX`,
+ * `git commit -m "rotate mysql -pX"`).
+ */
+function toolOf(segment: string): string {
+  const words = segment.split(/[\s"'=]+/)
+  for (let i = words.length - 1; i >= 0; i--) {
+    const word = words[i]!
+    const name = word.slice(word.lastIndexOf('/') + 1)
+    if (PASSWORD_FLAGS.has(name)) return name
+  }
+  return ''
 }
 
 /** `openssl ... -passin pass:X` (also -passout, -pass, -password); keytool and jarsigner `-storepass X`, `-keypass X`. */

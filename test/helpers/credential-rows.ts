@@ -58,6 +58,7 @@ export const CREDENTIAL_ROWS: Row[] = [
   row('aws-secret-access-key', '40 characters near "secret key" in prose', (s) => `the AWS secret key is ${s} (rotate it tomorrow)`, awsSecret40()),
   // short password flags
   row('password', 'mysql -pX', (s) => `mysql -h db.internal -u root -p${s} prod`, pw()),
+  row('password', 'mysql -pX inside prose', (s) => `Wire up the database, it is mysql -u root -p${s} prod, and keep it out of git.`, pw()),
   row('password', 'mysqldump --password=X', (s) => `mysqldump -u root --password=${s} prod > dump.sql`, pw()),
   row('password', 'docker login -p X', (s) => `docker login -u deploy -p ${s} registry.example.com`, pw()),
   row('password', 'redis-cli -a X', (s) => `redis-cli -h cache.internal -a ${s} ping`, pw()),
