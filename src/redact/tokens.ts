@@ -34,7 +34,8 @@ const NWD = '(?![A-Za-z0-9_-])'
 
 /**
  * Prefixed formats from gitleaks' default rule set (docs/REDACTION.md lists its families and how each is
- * covered). Each starts with its literal prefix, or has a rare literal for a hint.
+ * covered). Each starts with its literal prefix, or has a rare literal for a hint. A long prefix ending in `_` or
+ * `-` with a body of fixed length and alphabet needs no word start: it is found glued to a word too.
  */
 const GITLEAKS_PREFIXES: readonly TokenRule[] = [
   {
@@ -50,9 +51,9 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
     source: `${W}(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]*)`,
   },
   { kind: 'clickhouse-key', hints: ['4b1d'], source: `${W}4b1d[A-Za-z0-9]{38}${NW}`, accept: (t) => looksRandom(t) },
-  { kind: 'clojars-token', hints: ['OJARS_'], source: `${W}CLOJARS_[A-Za-z0-9]{60}${NW}` },
+  { kind: 'clojars-token', hints: ['OJARS_'], source: `CLOJARS_[A-Za-z0-9]{60}${NW}` },
   { kind: 'cloudflare-ca-key', hints: ['v1.0-'], source: `${W}v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}${NW}` },
-  { kind: 'duffel-token', hints: ['ffel_'], source: `${W}duffel_(?:test|live)_[A-Za-z0-9_=-]{43}` },
+  { kind: 'duffel-token', hints: ['ffel_'], source: `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}` },
   { kind: 'easypost-token', hints: ['EZAK', 'EZTK'], source: `${W}EZ[AT]K[A-Za-z0-9]{54}${NW}` },
   { kind: 'facebook-token', hints: ['AAM', 'AAC'], source: `${W}EAA[MC][A-Za-z0-9]{100,}${NW}` },
   { kind: 'flutterwave-key', hints: ['LWSECK'], source: `${W}FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?${NWD}` },
@@ -79,17 +80,17 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
     kind: 'plaid-token', hints: ['-sandbox-', '-development-', '-production-'],
     source: `${WD}access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${NWD}`,
   },
-  { kind: 'prefect-token', hints: ['pnu_'], source: `${W}pnu_[A-Za-z0-9]{36}${NW}` },
-  { kind: 'readme-token', hints: ['dme_'], source: `${W}rdme_[a-z0-9]{70}${NW}` },
-  { kind: 'rubygems-token', hints: ['ygems_'], source: `${W}rubygems_[a-f0-9]{48}${NW}` },
+  { kind: 'prefect-token', hints: ['pnu_'], source: `pnu_[A-Za-z0-9]{36}${NW}` },
+  { kind: 'readme-token', hints: ['dme_'], source: `rdme_[a-z0-9]{70}${NW}` },
+  { kind: 'rubygems-token', hints: ['ygems_'], source: `rubygems_[a-f0-9]{48}${NW}` },
   { kind: 'scalingo-token', hints: ['tk-us-'], source: `${WD}tk-us-[A-Za-z0-9_-]{48}${NWD}` },
-  { kind: 'sendinblue-key', hints: ['xkeysib-'], source: `${WD}xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}${NW}` },
+  { kind: 'sendinblue-key', hints: ['xkeysib-'], source: `xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}${NW}` },
   { kind: 'settlemint-token', hints: ['sm_'], source: `${W}sm_[aps]at_[A-Za-z0-9]{16}${NW}` },
-  { kind: 'shippo-token', hints: ['ippo_'], source: `${W}shippo_(?:live|test)_[a-fA-F0-9]{40}${NW}` },
-  { kind: 'sonar-token', hints: ['squ_', 'sqp_', 'sqa_'], source: `${W}sq[upa]_[a-f0-9]{40}${NW}` },
+  { kind: 'shippo-token', hints: ['ippo_'], source: `shippo_(?:live|test)_[a-fA-F0-9]{40}${NW}` },
+  { kind: 'sonar-token', hints: ['squ_', 'sqp_', 'sqa_'], source: `sq[upa]_[a-f0-9]{40}${NW}` },
   // 22 `A`s, then the token: the repeated prefix is skipped by the low-diversity test
   { kind: 'twitter-bearer-token', hints: ['AAAAAAAAAAAAAAAAAAAAA'], source: `${W}A{22}[A-Za-z0-9%]{80,100}${NW}`, skip: 22 },
-  { kind: 'typeform-token', hints: ['tfp_'], source: `${W}tfp_[A-Za-z0-9_.=-]{59}` },
+  { kind: 'typeform-token', hints: ['tfp_'], source: `tfp_[A-Za-z0-9_.=-]{59}` },
   {
     kind: 'yandex-key', hints: ['AQVN', 't1.'],
     source: `${W}(?:AQVN[A-Za-z0-9_-]{35,38}|t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2})${NWD}`,
