@@ -30,8 +30,8 @@ export const NEEDLES: readonly Needle[] = RULES.flatMap((rule) => rule.needles).
 )
 
 /**
- * The text rules with the places of their needles in NEEDLES, and one regex of all their needles for a text that
- * an earlier rule changed (the scan describes the text before): one pass instead of an `includes` for each.
+ * The text rules with the places of their needles in NEEDLES, and one regex of all their needles for a text too
+ * long to scan for needles: one pass instead of an `includes` for each.
  */
 export const TEXT_RULES: ReadonlyArray<{ ids: readonly number[]; gate: RegExp; apply: (text: string) => string }> = RULES.map((rule) => ({
   ids: rule.needles.map((n) => NEEDLES.findIndex((m) => sameNeedle(m, n))),
