@@ -59,6 +59,7 @@ const KINDS = [
   'airtable-token',
   'alibaba-key-id',
   'artifactory-token',
+  'authress-key',
   'bedrock-key',
   'clickhouse-key',
   'clojars-token',

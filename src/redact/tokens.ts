@@ -50,6 +50,10 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
     kind: 'bedrock-key', hints: ['BSK', 'YmVkcm9jay5hbWF6b25hd3MuY29t'],
     source: `${W}(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]*)`,
   },
+  {
+    kind: 'authress-key', hints: ['.acc_', '.acc-'],
+    source: `${W}(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\\.[A-Za-z0-9]{4,6}\\.acc[_-][A-Za-z0-9-]{10,32}\\.[A-Za-z0-9+/_=-]{30,120}`,
+  },
   { kind: 'clickhouse-key', hints: ['4b1d'], source: `${W}4b1d[A-Za-z0-9]{38}${NW}`, accept: (t) => looksRandom(t) },
   { kind: 'clojars-token', hints: ['OJARS_'], source: `CLOJARS_[A-Za-z0-9]{60}${NW}` },
   { kind: 'cloudflare-ca-key', hints: ['v1.0-'], source: `${W}v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}${NW}` },

@@ -92,6 +92,7 @@ export const CREDENTIAL_ROWS: Row[] = [
   row('airtable-token', 'Airtable PAT', (s) => s, `pat${gen(ALNUM, 14)}.${gen(HEX, 64)}`),
   row('alibaba-key-id', 'Alibaba access key id', (s) => s, `LTAI${gen(ALNUM, 20)}`),
   row('artifactory-token', 'Artifactory API key', (s) => s, `AKCp${gen(ALNUM, 69)}`),
+  row('authress-key', 'Authress service client key', (s) => s, `sc_${gen(LOWER + DIGITS, 12)}.${gen(LOWER, 5)}.acc_${gen(LOWER + DIGITS, 16)}.${gen(B64, 40)}`),
   row('bedrock-key', 'Amazon Bedrock API key', (s) => s, `ABSK${gen(B64, 130)}`),
   row('clickhouse-key', 'ClickHouse Cloud secret', (s) => s, `4b1d${gen(ALNUM, 38)}`),
   row('clojars-token', 'Clojars token', (s) => s, `CLOJARS_${gen(LOWER + DIGITS, 60)}`),
