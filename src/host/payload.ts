@@ -36,10 +36,10 @@ export function parsePayload(text: string, truncated: boolean): ParsedPayload {
   try {
     raw = JSON.parse(trimmed)
   } catch (e) {
-    notes.push(truncated ? 'hook payload too large: only its head was read' : `hook payload is not JSON (${(e as Error).message})`)
+    notes.push(truncated ? 'hook payload too large: only its head was read' : `hook payload is not JSON (${whyNotJson(trimmed, (e as Error).message)})`)
     return { payload: salvage(trimmed), notes }
   }
-  if (!isObject(raw)) return { payload: {}, notes: ['hook payload is not a JSON object'] }
+  if (!isObject(raw)) return { payload: {}, notes: [`hook payload is not a JSON object: got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}`] }
   const payload: HookPayload = {}
   for (const key of STRING_FIELDS) {
     const v = raw[key]
@@ -52,6 +52,20 @@ export function parsePayload(text: string, truncated: boolean): ParsedPayload {
     else notes.push('payload field stop_hook_active ignored: expected a boolean')
   }
   return { payload, notes }
+}
+
+/**
+ * What was wrong with a payload that is not JSON, by length and position only. JSON.parse's own message quotes
+ * the payload's first characters, and a payload that starts with a token would put it on stderr.
+ */
+function whyNotJson(text: string, message: string): string {
+  const at = /at position (\d+)/.exec(message)?.[1]
+  const where =
+    at !== undefined && Number(at) < text.length ? `invalid at character ${Number(at) + 1}`
+    : at !== undefined || /end of JSON input/.test(message) ? 'it ends before its JSON does'
+    : !text.startsWith('{') ? 'it does not start with {'
+    : 'an unexpected character inside it'
+  return `${text.length} characters; ${where}`
 }
 
 /** From a payload too big or broken to parse, the three fields a capture needs, when they are plain. */

@@ -1,6 +1,6 @@
 /**
- * 6. Secrets: one session's transcript carries planted secrets of 80 kinds (68 in the formats README names,
- * 12 more that scanners such as gitleaks know), each in prompts (also cut exactly across the 500-character
+ * 6. Secrets: one session's transcript carries planted secrets of 129 kinds (68 in the formats README names,
+ * 33 credential forms of issue 15, 28 more that scanners such as gitleaks know), each in prompts (also cut exactly across the 500-character
  * prompt cap), shell commands (a git commit message, a failing command), tool outputs (errors), file
  * contents (Write, Edit, a Write whose result never came), file paths, todos, a plan, a subagent prompt,
  * assistant text, the Stop payload's last_assistant_message and the model-written narrative.
@@ -14,7 +14,7 @@ import { distPath, pick } from '../lib/env.mjs'
 import { jsonl, lines } from '../lib/gen.mjs'
 import { Checks } from '../lib/result.mjs'
 import { gitProject, rng, runCli, sandbox, spawnCli } from '../lib/sandbox.mjs'
-import { plant, uniqueProbes } from '../lib/secrets.mjs'
+import { ISSUE15, plant, uniqueProbes } from '../lib/secrets.mjs'
 import { filesText } from '../lib/store.mjs'
 
 export const name = '6 secrets'
@@ -208,16 +208,19 @@ export async function run(ctx) {
       return `${carrier}: ${g.length} kinds (${g.slice(0, 4).map((l) => l.kind).join(', ')}${g.length > 4 ? ', ...' : ''}) in ${wheres.join(', ')}; e.g. ${g[0].kind}: "${g[0].places[0].around}"`
     }).join(' | ')
   }
-  const nDoc = kinds.filter((s) => s.documented).length
+  const nDoc = kinds.filter((s) => s.documented === true).length
+  const nIssue = kinds.filter((s) => s.documented === ISSUE15).length
   const special = new Set(['prompt cut at 500', 'file path'])
-  const whole = leaks.filter((l) => l.documented && !special.has(l.carrier))
-  const cut = leaks.filter((l) => l.documented && l.carrier === 'prompt cut at 500')
-  const paths = leaks.filter((l) => l.documented && l.carrier === 'file path')
-  const extra = leaks.filter((l) => !l.documented)
+  const whole = leaks.filter((l) => l.documented === true && !special.has(l.carrier))
+  const cut = leaks.filter((l) => l.documented === true && l.carrier === 'prompt cut at 500')
+  const paths = leaks.filter((l) => l.documented === true && l.carrier === 'file path')
+  const issue = leaks.filter((l) => l.documented === ISSUE15)
+  const extra = leaks.filter((l) => l.documented === false)
   c.check(`${nDoc} documented kinds x ${CARRIERS.length - 2} carriers: no secret in any file or output`, whole.length === 0, whole.length ? `${whole.length} (kind, carrier) pairs leak. ${describe(whole)}` : `${files.length} files and ${outputs.length} outputs searched for ${index.size} fragments`)
   c.check('no fragment of a secret that the 500-character prompt cap cuts', cut.length === 0, cut.length ? `${cut.length} of ${nDoc} kinds leave their first characters: ${describe(cut)}` : 'every cut secret is redacted')
   c.check('no secret in a file path (object keys included)', paths.length === 0, paths.length ? `${paths.length} kinds: ${describe(paths)}` : 'paths redacted everywhere')
-  c.check(`${kinds.length - nDoc} further common formats (gitleaks): no secret in any file or output`, extra.length === 0, extra.length ? `${new Set(extra.map((l) => l.kind)).size} kinds leak: ${[...new Set(extra.map((l) => l.kind))].join(', ')}. ${describe(extra)}` : 'none found')
+  c.check(`${nIssue} credential forms of issue 15 x ${CARRIERS.length} carriers: no secret in any file or output`, issue.length === 0, issue.length ? `${new Set(issue.map((l) => l.kind)).size} forms leak: ${[...new Set(issue.map((l) => l.kind))].join(', ')}. ${describe(issue)}` : 'none found')
+  c.check(`${kinds.length - nDoc - nIssue} further common formats (gitleaks): no secret in any file or output`, extra.length === 0, extra.length ? `${new Set(extra.map((l) => l.kind)).size} kinds leak: ${[...new Set(extra.map((l) => l.kind))].join(', ')}. ${describe(extra)}` : 'none found')
   if (!mcp.available) c.skip('MCP outputs searched', mcp.reason)
   else c.check('MCP outputs searched', mcp.answered >= mcp.expected, `${mcp.answered} of ${mcp.expected} responses`)
   const snaps = files.filter((f) => f.where.includes('/snapshots/'))
@@ -238,5 +241,5 @@ export async function run(ctx) {
     for (const [k] of byKind.slice(0, 8)) c.note(`  ${k}: ${fp.examples[k].join(' ; ')}`)
     c.check('false positives on the clean corpus (reported)', true, `${total} redactions in ${fp.strings.toLocaleString('en')} strings (${byKind.map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})`)
   }
-  return c.result(`${kinds.length} kinds (${nDoc} documented + ${kinds.length - nDoc} more) x ${CARRIERS.length} carriers (${index.size} fragments) in one session; ${outputs.length} outputs${mcp.available ? ' incl. MCP' : ''}`, `no secret (or 8-char fragment) in any written file or output; corpus redactions reported`)
+  return c.result(`${kinds.length} kinds (${nDoc} documented + ${nIssue} of issue 15 + ${kinds.length - nDoc - nIssue} more) x ${CARRIERS.length} carriers (${index.size} fragments) in one session; ${outputs.length} outputs${mcp.available ? ' incl. MCP' : ''}`, `no secret (or 8-char fragment) in any written file or output; corpus redactions reported`)
 }

@@ -5,7 +5,8 @@
  *
  * `documented: true` marks the formats README names (AWS, GitHub, GitLab, OpenAI/Anthropic, Slack, Stripe,
  * Google, "many other key formats", private keys, JWTs, Bearer tokens, credentials in URLs, password=
- * assignments, .env values); the others are common formats scanners such as gitleaks know.
+ * assignments, .env values); `documented: ISSUE15` marks the credential forms of issue 15; the others are
+ * common formats scanners such as gitleaks know.
  */
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -27,6 +28,15 @@ function chars(r, n, set) {
 }
 
 const b64url = (s) => Buffer.from(s).toString('base64url')
+const b64 = (s) => Buffer.from(s).toString('base64')
+const LOWER = 'abcdefghijklmnopqrstuvwxyz'
+const DIGITS = '0123456789'
+/** `n` random lower-case words of 6 to 9 letters: a passphrase. */
+const words = (r, n) => Array.from({ length: n }, () => chars(r, 6 + r.int(4), LOWER)).join(' ')
+/** 40 base64 characters with all three classes and no run of 7 lower-case letters: an AWS secret access key. */
+const awsSecret = (r) => `${chars(r, 2, UPNUM.slice(0, 26))}${chars(r, 2, DIGITS)}${chars(r, 3, LOWER)}${chars(r, 33, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789+/abcdefghijkmnopqrstuvwxyz'.replace(/[a-z]{0}/, ''))}`
+/** The credential forms of issue 15 (`documented` is this marker for them). */
+export const ISSUE15 = 'issue-15'
 const pemBody = (r, lines) => Array.from({ length: lines }, () => chars(r, 64, B64)).join('\n')
 
 /** Each maker returns `{ctx, secret}`: the text to plant, and the part of it that is the secret. */
@@ -118,6 +128,57 @@ export const KINDS = [
   ['contentful-pat', false, (r) => { const v = `CFPAT-${chars(r, 43, URLSAFE)}`; return { ctx: v, secret: v } }],
   ['azure-ad-client-secret', false, (r) => { const v = `${chars(r, 3, ALNUM)}8Q~${chars(r, 34, `${ALNUM}_~.-`)}`; return { ctx: v, secret: v } }],
   ['mapbox-secret-token', false, (r) => { const v = `sk.eyJ1Ijoi${chars(r, 50, URLSAFE)}.${chars(r, 22, URLSAFE)}`; return { ctx: v, secret: v } }],
+  // issue 15: credential forms an adversarial review found stored and re-injected unredacted
+  ['env-quoted-passphrase', ISSUE15, (r) => { const v = words(r, 4); return { ctx: `PASSWORD="${v}"`, secret: v } }],
+  ['json-secret-words', ISSUE15, (r) => { const v = words(r, 2); return { ctx: `{"secret": "${v}"}`, secret: v } }],
+  ['yaml-api-token-letters', ISSUE15, (r) => { const v = chars(r, 12, LOWER); return { ctx: `api_token: '${v}'`, secret: v } }],
+  ['kubeconfig-client-key-data', ISSUE15, (r) => { const v = b64(`-----BEGIN RSA PRIVATE KEY-----\n${pemBody(r, 2)}\n-----END RSA PRIVATE KEY-----\n`); return { ctx: `users:\n- name: admin\n  user:\n    client-key-data: ${v}`, secret: v } }],
+  ['putty-ppk-private-lines', ISSUE15, (r) => { const v = pemBody(r, 3); return { ctx: `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5AAAAI\nPrivate-Lines: 3\n${v}\nPrivate-MAC: ${chars(r, 64, HEX)}`, secret: v } }],
+  ['putty-ppk-mac', ISSUE15, (r) => { const v = chars(r, 64, HEX); return { ctx: `Private-Lines: 1\n${chars(r, 64, B64)}\nPrivate-MAC: ${v}`, secret: v } }],
+  ['telegram-bot-api-url', ISSUE15, (r) => { const v = `${1 + r.int(9)}${chars(r, 8, DIGITS)}:AA${chars(r, 33, URLSAFE)}`; return { ctx: `https://api.telegram.org/bot${v}/sendMessage`, secret: v } }],
+  ['aws-configure-set', ISSUE15, (r) => { const v = awsSecret(r); return { ctx: `aws configure set aws_secret_access_key ${v}`, secret: v } }],
+  ['aws-configure-prompt', ISSUE15, (r) => { const v = awsSecret(r); return { ctx: `AWS Secret Access Key [None]: ${v}`, secret: v } }],
+  ['aws-credentials-csv', ISSUE15, (r) => { const v = awsSecret(r); return { ctx: `User name,Password,Access key ID,Secret access key,Console login link\ndeploy,${chars(r, 12, ALNUM)},AKIA${chars(r, 16, UPNUM)},${v},https://acme.signin.aws.amazon.com/console`, secret: v } }],
+  ['aws-secret-in-prose', ISSUE15, (r) => { const v = awsSecret(r); return { ctx: `the aws secret key is ${v} for now`, secret: v } }],
+  ['mysql-p-attached', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `mysql -h db.internal -u root -p${v} prod`, secret: v } }],
+  ['mysql-password-equals', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `mysql -u root --password=${v} prod`, secret: v } }],
+  ['docker-login-p', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `docker login -u deploy -p ${v} registry.example.com`, secret: v } }],
+  ['redis-cli-a', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `redis-cli -h cache.internal -a ${v} ping`, secret: v } }],
+  ['sshpass-p', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `sshpass -p ${v} ssh deploy@host`, secret: v } }],
+  ['az-login-p', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `az login --service-principal -u http://acme-ci -p ${v} --tenant acme`, secret: v } }],
+  ['openssl-passin', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `openssl rsa -in key.pem -passin pass:${v} -out plain.pem`, secret: v } }],
+  ['openssl-passout', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `openssl genrsa -aes256 -passout pass:${v} 4096`, secret: v } }],
+  ['curl-u-attached', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `curl -uadmin:${v} https://ci.example.com/api`, secret: v } }],
+  ['docker-config-auth', ISSUE15, (r) => { const v = b64(`deploy:${chars(r, 16, ALNUM)}`); return { ctx: `{"auths": {"registry.example.com": {"auth": "${v}"}}}`, secret: v } }],
+  ['npmrc-auth', ISSUE15, (r) => { const v = b64(`deploy:${chars(r, 16, ALNUM)}`); return { ctx: `_auth=${v}`, secret: v } }],
+  ['npmrc-password', ISSUE15, (r) => { const v = b64(chars(r, 16, ALNUM)); return { ctx: `//npm.example.com/:_password=${v}`, secret: v } }],
+  ['datadog-application-key', ISSUE15, (r) => { const v = chars(r, 40, HEX); return { ctx: `DD-APPLICATION-KEY: ${v}`, secret: v } }],
+  ['datadog-api-key', ISSUE15, (r) => { const v = chars(r, 32, HEX); return { ctx: `DD-API-KEY: ${v}`, secret: v } }],
+  ['s3-presigned-credential', ISSUE15, (r) => { const v = `${chars(r, 16, UPNUM)}%2F20261202%2Fus-east-1%2Fs3%2Faws4_request`; return { ctx: `https://acme.s3.amazonaws.com/r.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${v}&X-Amz-Expires=3600`, secret: v.slice(0, 16) } }],
+  ['gcs-signed-url', ISSUE15, (r) => { const v = chars(r, 64, HEX); return { ctx: `https://storage.googleapis.com/acme/r.pdf?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=${v}`, secret: v } }],
+  ['session-cookie', ISSUE15, (r) => { const v = chars(r, 32, ALNUM); return { ctx: `Cookie: theme=dark; sessionid=${v}`, secret: v } }],
+  ['set-cookie-session', ISSUE15, (r) => { const v = chars(r, 32, URLSAFE); return { ctx: `Set-Cookie: connect.sid=s%3A${v}; Path=/; HttpOnly`, secret: v } }],
+  ['pgpass-line', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `db.internal:5432:prod:app:${v}`, secret: v } }],
+  ['gcp-private-key-id', ISSUE15, (r) => { const v = chars(r, 40, HEX); return { ctx: `{"type": "service_account", "private_key_id": "${v}"}`, secret: v } }],
+  ['kubernetes-secret-data', ISSUE15, (r) => { const v = b64(chars(r, 24, ALNUM)); return { ctx: `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  DB_PASSWORD: ${v}`, secret: v } }],
+  ['nuget-cleartext-password', ISSUE15, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `<add key="ClearTextPassword" value="${v}" />`, secret: v } }],
+  // more gitleaks formats (its default rule set, checked family by family in docs/REDACTION.md)
+  ['onepassword-secret-key', false, (r) => { const v = `A3-${chars(r, 6, UPNUM)}-${chars(r, 11, UPNUM)}-${chars(r, 5, UPNUM)}-${chars(r, 5, UPNUM)}-${chars(r, 5, UPNUM)}`; return { ctx: v, secret: v } }],
+  ['alibaba-access-key-id', false, (r) => { const v = `LTAI${chars(r, 20, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['artifactory-api-key', false, (r) => { const v = `AKCp${chars(r, 69, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['clojars-token', false, (r) => { const v = `CLOJARS_${chars(r, 60, LOWER + DIGITS)}`; return { ctx: v, secret: v } }],
+  ['easypost-key', false, (r) => { const v = `EZAK${chars(r, 54, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['facebook-page-token', false, (r) => { const v = `EAAC${chars(r, 120, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['infracost-token', false, (r) => { const v = `ico-${chars(r, 32, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['mailchimp-key', false, (r) => { const v = `${chars(r, 32, HEX)}-us14`; return { ctx: v, secret: v } }],
+  ['openshift-token', false, (r) => { const v = `sha256~${chars(r, 43, URLSAFE)}`; return { ctx: v, secret: v } }],
+  ['prefect-token', false, (r) => { const v = `pnu_${chars(r, 36, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['rubygems-token', false, (r) => { const v = `rubygems_${chars(r, 48, HEX)}`; return { ctx: v, secret: v } }],
+  ['sendinblue-key', false, (r) => { const v = `xkeysib-${chars(r, 64, HEX)}-${chars(r, 16, ALNUM)}`; return { ctx: v, secret: v } }],
+  ['shippo-token', false, (r) => { const v = `shippo_live_${chars(r, 40, HEX)}`; return { ctx: v, secret: v } }],
+  ['sonarqube-token', false, (r) => { const v = `squ_${chars(r, 40, HEX)}`; return { ctx: v, secret: v } }],
+  ['typeform-token', false, (r) => { const v = `tfp_${chars(r, 59, URLSAFE)}`; return { ctx: v, secret: v } }],
+  ['teams-webhook', false, (r) => { const v = `${chars(r, 8, HEX)}-${chars(r, 4, HEX)}-${chars(r, 4, HEX)}-${chars(r, 4, HEX)}-${chars(r, 12, HEX)}@${chars(r, 8, HEX)}/IncomingWebhook/${chars(r, 32, HEX)}`; return { ctx: `https://acme.webhook.office.com/webhookb2/${v}`, secret: v } }],
 ]
 
 /** Every kind with its value for one seed: `[{kind, documented, ctx, secret, probes}]`. */

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { fake, ghp } from '../../test/helpers/fake-secrets.js'
+import { parsePayload } from './payload.js'
+
+describe('parsePayload notes about an invalid payload', () => {
+  // Each payload holds a secret-looking value where JSON.parse's own message would quote it.
+  const secret = `${ghp}${fake('abcdef0123456789', 8)}`
+  const n = secret.length
+  const cases: Array<[string, string, string]> = [
+    ['starts with a token', secret, `hook payload is not JSON (${n} characters; it does not start with {)`],
+    ['a token where a value belongs', `{"session_id": ${secret}}`, `hook payload is not JSON (${n + 16} characters; an unexpected character inside it)`],
+    ['a token after the object', `{"cwd": "/x"} ${secret}`, `hook payload is not JSON (${n + 14} characters; invalid at character 15)`],
+    ['cut inside a string', `{"prompt": "${secret}`, `hook payload is not JSON (${n + 12} characters; it ends before its JSON does)`],
+    ['ends after a comma', `{"prompt": "${secret}",`, `hook payload is not JSON (${n + 14} characters; it ends before its JSON does)`],
+    ['an array', `["${secret}"]`, 'hook payload is not a JSON object: got an array'],
+    ['a string', `"${secret}"`, 'hook payload is not a JSON object: got a string'],
+  ]
+
+  it.each(cases)('%s: says what was wrong without quoting the payload', (_name, text, note) => {
+    const { notes } = parsePayload(text, false)
+    expect(notes).toEqual([note])
+    for (const n of notes) expect(n).not.toContain(secret.slice(0, 8))
+  })
+
+  it('still recovers the plain fields of a broken payload', () => {
+    const { payload, notes } = parsePayload(`{"session_id": "s1", "cwd": "/p", "prompt": ${secret}`, false)
+    expect(payload).toEqual({ session_id: 's1', cwd: '/p' })
+    expect(notes.join('\n')).not.toContain(secret.slice(0, 8))
+  })
+})

@@ -1,0 +1,173 @@
+/** `redactDeep`: the walk over parsed JSON (and Maps, Sets), with keys as context for their values. */
+
+import { isNonSecretValue, keyKind } from './assignments.js'
+import { redact } from './engine.js'
+import { marker } from './kinds.js'
+
+/** What `redactDeep` puts in place of a value nested deeper than its depth cap. */
+export const TOO_DEEP_MARKER = '[REDACTED:too-deep]'
+
+const MAX_DEPTH = 100
+
+/**
+ * A copy of `value` with every string value redacted; a string under a key that names a secret (`apiKey`,
+ * `DB_PASSWORD`, `authorization`) is judged with that key (as written) as context. String keys of objects and Maps
+ * are redacted too, by the same rules as text (`{"notes/ghp_...txt": ...}` is a path holding a token); two keys
+ * that redact to the same text are both kept, the later ones suffixed ` (2)`, ` (3)`...
+ * Arrays, plain objects, Maps and Sets are copied; other objects (Date, Buffer, class instances) are returned as
+ * they are.
+ * Shared references stay shared in the copy and cycles are reproduced, so the walk always ends; anything nested
+ * deeper than 100 levels is replaced by `TOO_DEEP_MARKER` (fail closed: never written unredacted).
+ */
+export function redactDeep<T>(value: T, known?: KnownRedacted): T {
+  return walk(value, 0, new Map(), { known, keys: new Map() }) as T
+}
+
+/**
+ * What an earlier `redactDeep` already wrote, as found when reading it back (`knownRedacted`): a string
+ * there, under the same key, comes out of redaction unchanged, so `redactDeep` skips it. A capture rewrites
+ * its stored state after each turn; without this it would redact the whole session again every time.
+ */
+export interface KnownRedacted {
+  /** Field values by key. */
+  readonly fields: ReadonlyMap<string, ReadonlySet<string>>
+  readonly keys: ReadonlySet<string>
+  /** Strings that were items of a list. */
+  readonly items: ReadonlySet<string>
+}
+
+/** The strings of `value`, a parsed file that `redactDeep` wrote (see KnownRedacted). */
+export function knownRedacted(value: unknown): KnownRedacted {
+  const fields = new Map<string, Set<string>>()
+  const keys = new Set<string>()
+  const items = new Set<string>()
+  const visit = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth >= MAX_DEPTH) return
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (typeof item === 'string') items.add(item)
+        else visit(item, depth + 1)
+      }
+      return
+    }
+    const source = v as Record<string, unknown>
+    for (const key in source) {
+      if (!Object.prototype.hasOwnProperty.call(source, key)) continue
+      const item = source[key]
+      keys.add(key)
+      if (typeof item === 'string') {
+        let set = fields.get(key)
+        if (!set) fields.set(key, (set = new Set()))
+        set.add(item)
+      } else visit(item, depth + 1)
+    }
+  }
+  visit(value, 0)
+  return { fields, keys, items }
+}
+
+interface WalkContext {
+  known: KnownRedacted | undefined
+  /** Keys repeat in every record: each is redacted once per walk. */
+  keys: Map<string, string>
+}
+
+function redactKey(key: string, ctx: WalkContext): string {
+  let out = ctx.keys.get(key)
+  if (out === undefined) {
+    out = ctx.known?.keys.has(key) ? key : redact(key)
+    ctx.keys.set(key, out)
+  }
+  return out
+}
+
+/**
+ * A string under a key: redacted as text, and replaced whole when the key names a secret
+ * (`{"apiKey": "..."}` in a tool input, `{"env": {"GITHUB_TOKEN": "..."}}` in a settings file).
+ */
+function redactField(key: string, value: string): string {
+  const out = redact(value)
+  if (out !== value) return out
+  if (/^(?:proxy-)?authorization$/i.test(key)) {
+    // `{"authorization": "Bearer abc"}`: judged as the header line it stands for
+    const header = redact(`Authorization: ${value}`)
+    return header.slice('Authorization: '.length)
+  }
+  const kind = keyKind(key, false)
+  return kind === undefined || isNonSecretValue(value, key, true, false) ? out : marker(kind)
+}
+
+function walk(value: unknown, depth: number, copies: Map<object, unknown>, ctx: WalkContext): unknown {
+  if (typeof value === 'string') return redact(value)
+  if (value === null || typeof value !== 'object') return value
+  const known = copies.get(value)
+  if (known !== undefined) return known
+  if (depth >= MAX_DEPTH) return TOO_DEEP_MARKER
+  if (Array.isArray(value)) {
+    const out: unknown[] = []
+    copies.set(value, out)
+    for (const item of value) out.push(typeof item === 'string' && ctx.known?.items.has(item) ? item : walk(item, depth + 1, copies, ctx))
+    return out
+  }
+  if (value instanceof Map) {
+    const out = new Map<unknown, unknown>()
+    copies.set(value, out)
+    const names = keyNames()
+    for (const [key, item] of value) {
+      const copy = typeof key === 'string' && typeof item === 'string' ? redactField(key, item) : walk(item, depth + 1, copies, ctx)
+      out.set(typeof key === 'string' ? uniqueKey(redactKey(key, ctx), names) : key, copy)
+    }
+    return out
+  }
+  if (value instanceof Set) {
+    const out = new Set<unknown>()
+    copies.set(value, out)
+    for (const item of value) out.add(walk(item, depth + 1, copies, ctx))
+    return out
+  }
+  const proto: unknown = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return value
+  const source = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  copies.set(value, out)
+  const keys = Object.keys(source)
+  const named = keys.map((key) => redactKey(key, ctx))
+  // Keys of one object are distinct: they can only collide when redaction changed one of them.
+  const names = named.some((name, i) => name !== keys[i]) ? keyNames() : undefined
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const item = source[key]
+    const name = names ? uniqueKey(named[i]!, names) : key
+    const copy = typeof item === 'string' ? (ctx.known?.fields.get(key)?.has(item) ? item : redactField(key, item)) : walk(item, depth + 1, copies, ctx)
+    // A JSON key named "__proto__" must stay a plain property: assignment would set the prototype.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: copy, enumerable: true, writable: true, configurable: true })
+    else out[name] = copy
+  }
+  return out
+}
+
+/** Keys given out so far in one object, and the next suffix to try for each key that collided. */
+interface KeyNames {
+  used: Set<string>
+  next: Map<string, number>
+}
+
+const keyNames = (): KeyNames => ({ used: new Set(), next: new Map() })
+
+/**
+ * `key`, or `key (2)`, `key (3)`... when an earlier key of the same object already took it: two keys that
+ * redact to the same text both stay. Every name given out is recorded, so a later key that happens to read
+ * `x (2)` is suffixed in turn rather than overwriting; `next` keeps n colliding keys at O(n), not O(n²).
+ */
+function uniqueKey(key: string, names: KeyNames): string {
+  if (!names.used.has(key)) {
+    names.used.add(key)
+    return key
+  }
+  let n = names.next.get(key) ?? 2
+  while (names.used.has(`${key} (${n})`)) n++
+  const name = `${key} (${n})`
+  names.next.set(key, n + 1)
+  names.used.add(name)
+  return name
+}
