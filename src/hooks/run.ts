@@ -51,7 +51,9 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, gi
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
     const ctx = await hookContext(payload, flags, deps, fallbackCwd)
     if (!(await isDirectory(ctx.cwd))) {
-      notes.push(`working directory ${ctx.cwd} does not exist: nothing to do`)
+      // The path came in the payload and can hold a token: redacted (the redactor loads only on this rare path).
+      const { redact } = await import('../redact/secrets.js')
+      notes.push(`working directory ${redact(ctx.cwd)} does not exist: nothing to do`)
       return { stdout: '', notes }
     }
     where = ctx.homeScope ? undefined : (await stateOf(deps.bookmarkHome, ctx.cfg.projectRoot))?.errorsLog
