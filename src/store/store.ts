@@ -151,12 +151,19 @@ export class ProjectStore extends StoreReader {
     return this.lockDeadline === undefined ? {} : { timeoutMs: Math.max(0, this.lockDeadline - Date.now()) }
   }
 
-  /** The project's folder in the home and its seal, made (with the key) when missing. */
-  async writable(): Promise<{ state: StateLayout; seal: Seal }> {
-    const { ensureSeal, ensureState } = await import('./state-write.js') // brings the writers: loaded on the first write
-    const [state, seal] = await Promise.all([ensureState(this.bookmarkHome, this.layout.root), ensureSeal(this.bookmarkHome, this.layout.root)])
-    this.known(state, seal)
-    return { state, seal }
+  private made: Promise<{ state: StateLayout; seal: Seal }> | undefined
+
+  /** The project's folder in the home and its seal, made (with the key) when missing; once per store. */
+  writable(): Promise<{ state: StateLayout; seal: Seal }> {
+    this.made ??= (async () => {
+      const { ensureSeal, ensureState } = await import('./state-write.js') // brings the writers: loaded on the first write
+      const [state, seal] = await Promise.all([ensureState(this.bookmarkHome, this.layout.root), ensureSeal(this.bookmarkHome, this.layout.root)])
+      this.known(state, seal)
+      return { state, seal }
+    })()
+    // A failure (a full disk) is not kept: the next write tries again.
+    this.made.catch(() => (this.made = undefined))
+    return this.made
   }
 
   /** States this store redacted for storage (`redactState`): written, and built on, as they are. */
