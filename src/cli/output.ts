@@ -7,6 +7,11 @@ import { oneLine } from '../snapshot/render.js'
 import type { RegistryEntry } from '../store/registry.js'
 import type { IndexEntry } from '../store/store.js'
 
+/** `1 request`, `2 requests`: the demo and snapshot lines read as English. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
 export function captureText(r: CaptureResult): string {
   const lines: string[] = []
   if (r.snapshot && r.snapshotFile) {
@@ -16,7 +21,7 @@ export function captureText(r: CaptureResult): string {
     lines.push(`  file:     ${r.snapshotFile}`)
     lines.push(`  latest:   ${r.projectRoot}/.bookmark/LATEST.md`)
     lines.push(`  read:     ${r.stats.bytesRead} bytes, ${r.stats.lines} lines (${r.stats.skipped} skipped)`)
-    lines.push(`  captured: ${s.requests.count} requests, ${s.files.length} files changed, ${openTasks(s).length} open tasks, ${s.git.length} git events, ${s.errors.filter((e) => !e.resolved).length} unresolved errors`)
+    lines.push(`  captured: ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(openTasks(s).length, 'open task')}, ${count(s.git.length, 'git event')}, ${count(s.errors.filter((e) => !e.resolved).length, 'unresolved error')}`)
   } else {
     lines.push(`No snapshot written: ${r.reason}`)
     lines.push(`  project:  ${r.projectRoot}`)
@@ -64,7 +69,7 @@ export function demoText(d: DemoResult): string {
   lines.push(`Project:    ${d.projectRoot}`)
   if (s) {
     lines.push(`Snapshot:   ${d.result.snapshotFile}`)
-    lines.push(`Captured:   ${s.requests.count} requests, ${s.files.length} files changed, ${s.tasks.items.length} tasks (${openTasks(s).length} open), ${s.git.length} git events, ${s.errors.length} errors (${s.errors.filter((e) => !e.resolved).length} unresolved)`)
+    lines.push(`Captured:   ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(s.tasks.items.length, 'task')} (${openTasks(s).length} open), ${count(s.git.length, 'git event')}, ${count(s.errors.length, 'error')} (${s.errors.filter((e) => !e.resolved).length} unresolved)`)
   }
   lines.push(`LATEST.md:  ${d.latestPath}`)
   lines.push('')

@@ -12,7 +12,8 @@ afterAll(() => {
 })
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' })
+  // stderr kept: `ls-files --error-unmatch` says "did not match" for every untracked path, which is an answer here.
+  return execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] })
 }
 
 /** A repository whose index lists `files` (entries made with --cacheinfo: names longer than a file system allows work too). */
