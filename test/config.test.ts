@@ -62,3 +62,17 @@ describe('bookmark config', () => {
     expect(r.problems.join('\n')).toMatch(/contextThreshold must be a number/)
   })
 })
+
+describe('bookmark config outside any project', () => {
+  it('in the home folder lists no project file and labels nothing "project"', async () => {
+    const sb = await sandbox()
+    await stateDir(sb.env.BOOKMARK_HOME!, sb.home) // a bookmark home with a key, as after any capture
+    const r = await runCli(['config', '--json'], { env: sb.env, cwd: sb.home })
+    expect(r.code, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.files.project).toBeUndefined()
+    expect(Object.values(out.values).map((v) => (v as { source: string }).source)).not.toContain('project')
+    const text = (await runCli(['config'], { env: sb.env, cwd: sb.home })).stdout
+    expect(text).toContain('project: (none)')
+  })
+})

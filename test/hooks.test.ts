@@ -3,7 +3,7 @@
  * 2.1.332 sends): exit code, the exact stdout JSON (or its absence), and the files written.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
@@ -77,8 +77,10 @@ describe('stop', () => {
     // The model wrote the file as asked: the next stop passes even after more work.
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(identityHeader(reason)))
     await writeFile(transcript, jsonl([prompt('also handle newlines in the bodies of notes', { cwd: project }), call('e1', 'Edit', { file_path: join(project, 'src/export.ts'), old_string: 'a', new_string: 'b' }, 'ok', { cwd: project })]), { flag: 'a' })
+    await chmod(join(project, '.bookmark', 'bookmark.context.md'), 0o644) // as the model's Write tool leaves it
     const later = await hook('stop', payload('Stop', { stop_hook_active: false }))
     expect(later.stdout).toBe('')
+    expect((await stat(join(project, '.bookmark', 'bookmark.context.md'))).mode & 0o777).toBe(0o600) // made private by the capture
     const status = JSON.parse((await runCli(['status', '--json'], { env: sb.env, cwd: project })).stdout)
     expect(status.narrativeBlocks).toBe(1)
   })

@@ -65,7 +65,8 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
   // The project's file lives in its folder of the bookmark home, made (with the key) when something is written.
   const target = opts.project ? (changed ? (await ensureState(deps.bookmarkHome, root)).config : ((await projectConfigPath(deps.bookmarkHome, root)) ?? '(none yet)')) : globalConfigPath(deps.bookmarkHome)
   if (changed) await updateConfigFile(target, set, unset)
-  const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: root, env: deps.env })
+  // Outside any project (the home folder, /) there is no project layer: nothing to label "project".
+  const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env })
   if (opts.json) {
     return JSON.stringify({ ...(changed ? { wrote: target } : {}), files: r.files, values: Object.fromEntries(CONFIG_KEYS.map((k) => [k, { value: r.config[k], source: r.sources[k], env: KEYS[k].env }])), problems: r.problems }, null, 2)
   }

@@ -63,7 +63,7 @@ export interface Configured {
 /** The configuration in force for the project of `cwd`, and deps whose caps follow it. */
 export async function configured(deps: Deps, cwd: string, flags: Partial<Record<ConfigKey, unknown>> = {}): Promise<Configured> {
   const { root } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
-  const resolved = await resolveConfig({ bookmarkHome: deps.bookmarkHome, projectRoot: root, env: deps.env, flags })
+  const resolved = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env, flags })
   return { deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap }, resolved, projectRoot: root }
 }
 

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { access, constants, readdir, stat, statfs } from 'node:fs/promises'
 import { isSymlink } from '../store/fs.js'
-import { join, resolve } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { CONFIG_KEYS, KEYS } from '../config/keys.js'
 import { resolveConfig } from '../config/resolve.js'
 import { claudeConfigDir, discoverTranscript } from '../host/claude.js'
@@ -160,7 +160,9 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
     const s = await stat(f).catch(() => undefined)
     if (!s) continue
     const mode = s.mode & 0o777
-    if ((s.isDirectory() && mode & 0o077) || (!s.isDirectory() && mode & 0o077)) loose++
+    // The handoff is written by the model under the user's umask; the next capture makes it private (store.ts).
+    const handoff = f.endsWith(`${sep}bookmark.context.md`) && f.includes(`${sep}.bookmark${sep}`)
+    if (((s.isDirectory() && mode & 0o077) || (!s.isDirectory() && mode & 0o077)) && !handoff) loose++
     if (s.isDirectory()) continue
     if (f.endsWith('.lock') && nowMs - s.mtimeMs > STALE_LOCK_MS) {
       checks.push({ id: 'storage', status: 'warn', message: `stale lock ${f} (${Math.round((nowMs - s.mtimeMs) / 1000)} s old)`, fix: 'it is taken over automatically; remove it if no bookmark process runs' })

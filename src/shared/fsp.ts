@@ -13,6 +13,7 @@ import {
   constants,
   type RmOptions,
   type Stats,
+  chmodSync,
   chownSync,
   closeSync,
   fchmodSync,
@@ -55,6 +56,7 @@ export const link = (from: string, to: string): Promise<void> => now(() => linkS
 export const rename = (from: string, to: string): Promise<void> => now(() => renameSync(from, to))
 export const realpath = (path: string): Promise<string> => now(() => realpathSync(path))
 export const chown = (path: string, uid: number, gid: number): Promise<void> => now(() => chownSync(path, uid, gid))
+export const chmod = (path: string, mode: number): Promise<void> => now(() => chmodSync(path, mode))
 export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => rmSync(path, options))
 /**
  * Removes a file (never a folder); nothing to do when it is gone. One unlink: the first `rmSync` of a process

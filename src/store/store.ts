@@ -2,7 +2,7 @@
  * The project store: the only writer of `.bookmark/`. Snapshot files, the index, LATEST.md and the
  * trail are written atomically; the shared ones under the project lock.
  */
-import { readdir, removeFile, stat } from '../shared/fsp.js'
+import { chmod, lstatOrNone, readdir, removeFile, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import type { KnownRedacted } from '../redact/secrets.js'
@@ -190,6 +190,9 @@ export class ProjectStore extends StoreReader {
     await Promise.all([ensureDir(l.snapshots), ensureDir(l.trailsDir)])
     const current = await readStoreFile(l.gitignore).catch(() => '')
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
+    // The model writes the handoff with its own tool, under the user's umask: private like the rest of the store.
+    const handoff = await lstatOrNone(l.narrative).catch(() => undefined)
+    if (handoff?.isFile() && (handoff.mode & 0o077) !== 0 && handoff.uid === (process.getuid?.() ?? handoff.uid)) await chmod(l.narrative, 0o600).catch(() => undefined)
   }
 
   /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
