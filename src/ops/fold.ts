@@ -97,6 +97,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
           deps.registryCap,
           pruned,
           tidy,
+          deps.lockDeadline,
         )
       } catch (e) {
         notes.push(`registry not updated: ${(e as Error).message}`)

@@ -61,7 +61,7 @@ export async function entriesOf(registry: Registry, root: string): Promise<Regis
  * Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone).
  * `tidy` (default true) also removes old temp files of killed writes from the bookmark home.
  */
-export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true): Promise<void> {
+export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true, lockDeadline?: number): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
   const [{ ensureDir, writeJson }, { withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
@@ -83,5 +83,5 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     // Newest first by the registry's sequence, so the cap drops what was registered first, whatever its date says.
     const entries = [stored, ...rest].sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
-  })
+  }, lockDeadline === undefined ? {} : { timeoutMs: Math.max(250, lockDeadline - Date.now()) }) // a hook's deadline (a moment past it for this short one): the capture stands without its entry
 }
