@@ -281,6 +281,11 @@ describe('bookmark demo', () => {
     expect(d.nextSession).toContain('`3f9c2a1`')
     expect(d.nextSession).not.toContain('s3cretPass')
     expect(d.nextSession!.length).toBeLessThanOrEqual(6_000)
+    // The handoff the Stop hook asks for, written as the model would with the sealed header: the next session gets it.
+    expect(d.handoffAsked).toMatch(/^session-bookmark: before you stop, write the handoff/)
+    expect(await readFile(d.handoffPath, 'utf8')).toMatch(/^<!-- BOOKMARK_IDENTITY\n[\s\S]*seal: [0-9a-f]{32}\n-->/)
+    expect(d.nextSession).toContain('Quote every field that holds a comma, a quote or a newline')
+    expect(d.nextSession).toContain('Make `quoteField` quote fields containing')
     // Nothing in the real (here: the test's) bookmark home.
     await expect(stat(deps.bookmarkHome)).rejects.toThrow()
     expect(JSON.parse(await readFile(join(d.bookmarkHome, 'registry.json'), 'utf8')).entries.length).toBe(1)

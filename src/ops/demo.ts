@@ -9,10 +9,16 @@ import { fileURLToPath } from 'node:url'
 import { hookContext } from '../hooks/run.js'
 import { restoreText } from '../hooks/restore.js'
 import { redact } from '../redact/secrets.js'
+import { narrativeRequest } from '../hooks/narrative.js'
+import { stopBlockReason } from '../narrative/prompt.js'
+import { renderIdentity } from '../restore/identity.js'
+import { readGitInfo } from '../store/git.js'
 import { type CaptureResult, capture } from './capture.js'
 import type { Deps } from './context.js'
 
 export const DEMO_TEMPLATE = fileURLToPath(new URL('../../templates/demo-session.jsonl', import.meta.url))
+/** What the model writes when the Stop hook asks it for the handoff (the body after the identity header). */
+export const DEMO_HANDOFF = fileURLToPath(new URL('../../templates/demo-handoff.md', import.meta.url))
 
 export interface DemoResult {
   folder: string
@@ -22,6 +28,10 @@ export interface DemoResult {
   result: CaptureResult
   latestPath: string
   latest: string
+  /** The handoff written as the running model would, with the header the Stop hook hands out. */
+  handoffPath: string
+  /** What the Stop hook asked the model for (the first line of its block reason). */
+  handoffAsked: string
   /** What a new session in the project would receive at SessionStart. */
   nextSession: string | undefined
 }
@@ -43,7 +53,13 @@ export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<Dem
   const result = await capture({ cwd: projectRoot, transcript, sessionId, trigger: 'demo' }, demoDeps)
   const latestPath = join(projectRoot, '.bookmark', 'LATEST.md')
   const latest = await readFile(latestPath, 'utf8')
+  // The product's other half: after real work the Stop hook asks the running model for the handoff, with the
+  // header (and its seal) to start it with. Here the sample model's answer is written the same way.
+  const request = await narrativeRequest(projectRoot, bookmarkHome, await readGitInfo(projectRoot), sessionId, deps.now(), 'the sample session changed 3 files')
+  const handoffPath = request.path
+  await writeFile(handoffPath, `${renderIdentity(request.identity)}${await readFile(DEMO_HANDOFF, 'utf8')}`, { mode: 0o600 })
+  const handoffAsked = stopBlockReason(request).split('\n')[0] ?? ''
   const ctx = await hookContext({ session_id: 'demo-next-session', cwd: projectRoot, hook_event_name: 'SessionStart', source: 'startup' }, {}, demoDeps, projectRoot)
   const nextSession = await restoreText(ctx)
-  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest, nextSession: nextSession === undefined ? undefined : redact(nextSession) }
+  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest, handoffPath, handoffAsked, nextSession: nextSession === undefined ? undefined : redact(nextSession) }
 }
