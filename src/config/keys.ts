@@ -18,6 +18,7 @@ export const KEYS = {
   contextWindow: { default: 0, env: 'BOOKMARK_CONTEXT_WINDOW', min: 0, max: 10_000_000, integer: true, unit: 'tokens', help: "the model's context window; 0 = from the model name (1M for [1m] models, else 200k)" },
   narrativeRefreshMinutes: { default: 30, env: 'BOOKMARK_NARRATIVE_REFRESH_MINUTES', min: 1, max: 10_080, integer: true, unit: 'minutes', help: 'further work after which the Stop hook may ask for the narrative again' },
   maxNarrativeBlocks: { default: 1, env: 'BOOKMARK_MAX_NARRATIVE_BLOCKS', min: 0, max: 20, integer: true, unit: 'blocks', help: 'Stop blocks per session that ask for the narrative before the refresh window re-arms them (0 = never block)' },
+  narrativeInHeadless: { default: 0, env: 'BOOKMARK_NARRATIVE_IN_HEADLESS', min: 0, max: 1, integer: true, unit: '0 or 1', help: 'ask for the narrative in non-interactive runs too (claude -p, SDK); off, because there the request replaces the run\'s answer' },
   narrativeRequests: { default: 3, env: 'BOOKMARK_NARRATIVE_REQUESTS', min: 1, max: 100, integer: true, unit: 'requests', help: 'new requests that count as meaningful work even without changed files' },
   restoreBudget: { default: 6_000, env: 'BOOKMARK_RESTORE_BUDGET', min: 500, max: 10_000, integer: true, unit: 'characters', help: 'most characters restore injects at SessionStart (Claude Code caps hook output at 10,000)' },
   staleWarnHours: { default: 24, env: 'BOOKMARK_STALE_WARN_HOURS', min: 1, max: 8_760, integer: false, unit: 'hours', help: 'a handoff older than this is injected with a warning' },

@@ -1,10 +1,12 @@
 /**
  * UserPromptSubmit: runs on every prompt, so it does little. A time-based snapshot when `interval`
  * minutes have passed, and, when the context first crosses `contextThreshold` while the narrative is
- * stale, a note asking the model to refresh the handoff before compaction drops detail.
+ * stale, a note asking the model to refresh the handoff before compaction drops detail (only when someone
+ * is at the keyboard, or narrativeInHeadless opts in).
  */
 import { resolve } from 'node:path'
-import { type WorkClock, isFuture } from '../narrative/freshness.js'
+import { isHeadless } from '../host/payload.js'
+import { type WorkClock, isFuture, mayAskForNarrative } from '../narrative/freshness.js'
 import { StoreReader } from '../store/reader.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
 import type { HookContext } from './run.js'
@@ -46,6 +48,8 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens)
   const ratio = usage.tokens / window
   if (ratio < config.contextThreshold) return undefined
+  // The note would make the model write the handoff in a scripted run instead of answering (issue 16).
+  if (!mayAskForNarrative(isHeadless(ctx.deps.env), config.narrativeInHeadless === 1)) return undefined
   // Once per filling of the context: re-armed by a compaction.
   const warned = hooks.contextWarnedAt !== undefined && (hooks.lastCompactAt === undefined || hooks.contextWarnedAt > hooks.lastCompactAt)
   if (warned) return undefined

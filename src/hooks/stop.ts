@@ -1,8 +1,10 @@
 /**
  * Stop: capture what the turn added, then ask the model once for the narrative handoff when it is stale
- * and the session did meaningful work.
+ * and the session did meaningful work, and someone is there to see the answer (not in claude -p, unless
+ * narrativeInHeadless opts in).
  */
 import { decideStop, workSinceClock } from '../narrative/freshness.js'
+import { isHeadless } from '../host/payload.js'
 import { capture } from '../ops/capture.js'
 import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from './narrative.js'
@@ -37,6 +39,8 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     maxBlocks: config.maxNarrativeBlocks,
     refreshMinutes: config.narrativeRefreshMinutes,
     requestsThreshold: config.narrativeRequests,
+    headless: isHeadless(ctx.deps.env),
+    narrativeInHeadless: config.narrativeInHeadless === 1,
   })
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()

@@ -85,3 +85,17 @@ function salvage(text: string): HookPayload {
   if (active) out.stop_hook_active = active[1] === 'true'
   return out
 }
+
+/**
+ * Whether nobody is at the keyboard: `claude -p`, the Agent SDK, CI. Read from the hook's environment, because
+ * Claude Code 2.1.332 sends the same Stop payload fields either way (docs/HEADLESS.md has the evidence), and a
+ * hook never has a terminal to test. `CLAUDE_CODE_SESSION_ATTENDED` is the binary's own verdict ("0" under -p
+ * and SDK, "1" interactive, also in the IDE and desktop apps); `CLAUDE_CODE_ENTRYPOINT` (`sdk-cli`, `sdk-ts`,
+ * `sdk-py` …) stands in when a host does not set it. Neither set: treated as attended, the behaviour before.
+ */
+export function isHeadless(env: NodeJS.ProcessEnv): boolean {
+  const attended = env.CLAUDE_CODE_SESSION_ATTENDED?.trim()
+  if (attended === '0') return true
+  if (attended === '1') return false
+  return env.CLAUDE_CODE_ENTRYPOINT?.trim().startsWith('sdk-') === true
+}

@@ -29,7 +29,7 @@ describe('narrativeFreshness', () => {
 
 describe('decideStop (loop guards)', () => {
   const stale = { fresh: false, reason: 'no narrative yet' }
-  const base = { stopHookActive: false, freshness: stale, hooks: hooks(), work: { files: 1, requests: 1 }, nowMs: Date.parse('2026-11-28T12:00:00Z'), maxBlocks: 1, refreshMinutes: 30, requestsThreshold: 3 }
+  const base = { stopHookActive: false, freshness: stale, hooks: hooks(), work: { files: 1, requests: 1 }, nowMs: Date.parse('2026-11-28T12:00:00Z'), maxBlocks: 1, refreshMinutes: 30, requestsThreshold: 3, headless: false, narrativeInHeadless: false }
   it.each([
     ['blocks when stale after meaningful work', base, true, 'narrative stale'],
     ['never on stop_hook_active', { ...base, stopHookActive: true }, false, 'stop_hook_active'],
@@ -40,6 +40,11 @@ describe('decideStop (loop guards)', () => {
     ['at most once per session', { ...base, hooks: hooks({ blocks: 1, lastBlockAt: '2026-11-28T11:50:00Z' }), workSinceBlock: { files: 3, requests: 0 } }, false, 're-arms 20 minutes'],
     ['re-armed after the refresh window with further work', { ...base, hooks: hooks({ blocks: 1, lastBlockAt: '2026-11-28T11:29:00Z' }), workSinceBlock: { files: 1, requests: 0 } }, true, '31 minutes of further work'],
     ['not re-armed without work since the block', { ...base, hooks: hooks({ blocks: 1, lastBlockAt: '2026-11-28T11:00:00Z' }), workSinceBlock: { files: 0, requests: 1 } }, false, 'no meaningful work since the last block'],
+    ['never in a non-interactive run by default (claude -p keeps its answer)', { ...base, headless: true }, false, 'non-interactive run (narrativeInHeadless 0); would have asked: narrative stale'],
+    ['in a non-interactive run when narrativeInHeadless opts in', { ...base, headless: true, narrativeInHeadless: true }, true, 'narrative stale'],
+    ['opting in changes nothing in an interactive run', { ...base, narrativeInHeadless: true }, true, 'narrative stale'],
+    ['a headless run with nothing to ask says why it passed, not that it is headless', { ...base, headless: true, freshness: { fresh: true, reason: 'x' } }, false, 'narrative fresh'],
+    ['a headless re-arm is held back too', { ...base, headless: true, hooks: hooks({ blocks: 1, lastBlockAt: '2026-11-28T11:29:00Z' }), workSinceBlock: { files: 1, requests: 0 } }, false, 'would have asked: narrative stale after 31 minutes'],
   ])('%s', (_n, input, block, why) => {
     const d = decideStop(input)
     expect(d.block).toBe(block)

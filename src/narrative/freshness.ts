@@ -131,11 +131,29 @@ export interface StopDecisionInput {
   maxBlocks: number
   refreshMinutes: number
   requestsThreshold: number
+  /** Nobody at the keyboard (claude -p, SDK, CI): a block's answer would become the run's result. */
+  headless: boolean
+  /** The narrativeInHeadless key: ask in non-interactive runs too. */
+  narrativeInHeadless: boolean
 }
 
 export type StopDecision = { block: boolean; why: string }
 
+/**
+ * May a hook ask the model for the narrative at all? Not in a non-interactive run unless opted in: under
+ * `claude -p` the model's reply to our request would replace the answer the script asked for (issue 16).
+ */
+export function mayAskForNarrative(headless: boolean, narrativeInHeadless: boolean): boolean {
+  return !headless || narrativeInHeadless
+}
+
 export function decideStop(i: StopDecisionInput): StopDecision {
+  const d = decideStale(i)
+  if (d.block && !mayAskForNarrative(i.headless, i.narrativeInHeadless)) return { block: false, why: `non-interactive run (narrativeInHeadless 0); would have asked: ${d.why}` }
+  return d
+}
+
+function decideStale(i: StopDecisionInput): StopDecision {
   if (i.stopHookActive) return { block: false, why: 'stop_hook_active: the model is already continuing because of a Stop hook' }
   if (i.freshness.fresh) return { block: false, why: `narrative fresh: ${i.freshness.reason}` }
   if (!meaningful(i.work, i.requestsThreshold)) return { block: false, why: 'no meaningful work since the narrative' }
