@@ -23,12 +23,16 @@ const HOOKS = ['stop', 'check', 'restore', 'precompact']
 const CACHE_RUNS = 3
 const command = process.argv[2]
 if (process.argv.length === 3 && HOOKS.includes(command)) {
-  try {
-    runHook(command)
-  } catch (e) {
-    // A hook never fails towards the host, not even when its bundle cannot be loaded (an unbuilt or broken install).
-    process.stderr.write(`bookmark: ${command} hook could not start: ${e && e.message ? e.message : e} (\`bookmark doctor\` tells more)\n`)
-    process.exitCode = 0
+  // BOOKMARK_DISABLE=1 (the words src/config/keys.ts accepts for a switch): the hook does nothing, so it loads
+  // nothing and writes nothing, not even the code cache. It exits without reading stdin, as `echo` would.
+  if (!/^(1|true|yes|on)$/i.test((process.env.BOOKMARK_DISABLE || '').trim())) {
+    try {
+      runHook(command)
+    } catch (e) {
+      // A hook never fails towards the host, not even when its bundle cannot be loaded (an unbuilt or broken install).
+      process.stderr.write(`bookmark: ${command} hook could not start: ${e && e.message ? e.message : e} (\`bookmark doctor\` tells more)\n`)
+      process.exitCode = 0
+    }
   }
 } else runBundle('bookmark.cjs', false)
 

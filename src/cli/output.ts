@@ -1,6 +1,7 @@
 /** Text renderings of command results for people (stdout); `--json` prints the data instead. */
 import type { CaptureResult } from '../ops/capture.js'
 import type { Status } from '../ops/query.js'
+import { offLine } from '../config/switch.js'
 import type { DemoResult } from '../ops/demo.js'
 import { openTasks } from '../snapshot/model.js'
 import { oneLine } from '../snapshot/render.js'
@@ -40,6 +41,9 @@ export function statusText(s: Status): string {
     lines.push('Latest:    none yet (run `bookmark snapshot`, or let the hooks capture)')
   }
   lines.push(`Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`)
+  const c = s.capture
+  lines.push(`Capture:   ${c.offBy ? offLine(c.offBy) : 'on'}`)
+  if (c.sessionsOff.length) lines.push(`           off for session${c.sessionsOff.length === 1 ? '' : 's'} ${c.sessionsOff.map((o) => o.sessionId).join(', ')} (\`bookmark on --session ID\`)`)
   lines.push(`Registry:  ${s.registryEntries} entries for this project in ${s.bookmarkHome}/registry.json`)
   for (const p of s.problems) lines.push(`Problem:   ${p}`)
   return lines.join('\n')

@@ -15,6 +15,7 @@ import { DoctorFailed, doctorText } from './doctor-text.js'
 import { capture } from '../ops/capture.js'
 import { type Deps, configured } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
+import { snapshotRefusal, switchCapture, switchText } from '../ops/switch.js'
 import { listAll, listProject, show, status } from '../ops/query.js'
 import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
@@ -52,9 +53,15 @@ export function buildProgram(io: Io): Command {
     .option('--session-id <id>', 'the session to capture (picks its transcript when --transcript is not given)')
     .option('--cwd <dir>', 'the session working directory (default: current directory)')
     .addOption(new Option('--trigger <trigger>', 'why the capture happened').choices(TRIGGERS as string[]).default('manual'))
+    .option('--force', 'capture even when capture is off for the project or the session (`bookmark off`)')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { transcript?: string; sessionId?: string; cwd?: string; trigger: Trigger; json?: boolean }) => {
-      const { deps } = await configured(io.deps, opts.cwd ?? io.cwd)
+    .action(async (opts: { transcript?: string; sessionId?: string; cwd?: string; trigger: Trigger; force?: boolean; json?: boolean }) => {
+      const { deps, resolved, projectRoot } = await configured(io.deps, opts.cwd ?? io.cwd)
+      const refused = opts.force ? undefined : snapshotRefusal(resolved, opts.sessionId)
+      if (refused) {
+        io.out(opts.json ? json({ written: false, reason: refused, projectRoot }) : `No snapshot written: ${refused}.`)
+        return
+      }
       const result = await capture(
         {
           cwd: opts.cwd ?? io.cwd,
@@ -70,7 +77,7 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('status')
-    .description('show the project store: snapshots, the latest one, registry entries')
+    .description('show the project store: snapshots, the latest one, registry entries, and whether capture is on')
     .option('--cwd <dir>', 'the project folder (default: current directory)')
     .option('--json', 'print as JSON')
     .action(async (opts: { cwd?: string; json?: boolean }) => {
@@ -115,6 +122,23 @@ export function buildProgram(io: Io): Command {
       const d = await runDemo(io.deps)
       io.out(opts.json ? json({ folder: d.folder, projectRoot: d.projectRoot, latestPath: d.latestPath, snapshotFile: d.result.snapshotFile ?? null, snapshot: d.result.snapshot ?? null }) : demoText(d))
     })
+
+  for (const want of ['off', 'on'] as const) {
+    program
+      .command(want)
+      .description(
+        want === 'off'
+          ? "switch capture off for this project (--session: one session): every hook exits silently and writes nothing; kept in the project's config.json in the bookmark home"
+          : 'switch capture back on for this project (--session: one session); the next capture reads what the transcript gained meanwhile',
+      )
+      .option('--session <id>', `switch ${want} only this session`)
+      .option('--cwd <dir>', 'the project folder (default: current directory)')
+      .option('--json', 'print the result as JSON')
+      .action(async (opts: { session?: string; cwd?: string; json?: boolean }) => {
+        const r = await switchCapture(want, opts, io.cwd, io.deps)
+        io.out(opts.json ? json(r) : switchText(r))
+      })
+  }
 
   program
     .command('mcp')

@@ -1,6 +1,6 @@
 /**
  * Every configuration key: its default, its environment variable, how it is validated and what uses it.
- * Precedence: defaults < ~/.bookmark/config.json < <project>/.bookmark/config.json < environment < flags.
+ * Precedence: defaults < ~/.bookmark/config.json < the project's config.json in the bookmark home < environment < flags.
  */
 export interface KeySpec {
   default: number
@@ -25,6 +25,8 @@ export const KEYS = {
   staleRefuseHours: { default: 72, env: 'BOOKMARK_STALE_REFUSE_HOURS', min: 1, max: 8_760, integer: false, unit: 'hours', help: 'a handoff older than this is not injected' },
   indexCap: { default: 50, env: 'BOOKMARK_INDEX_CAP', min: 1, max: 10_000, integer: true, unit: 'snapshots', help: 'snapshots kept per project (older snapshot files are deleted)' },
   registryCap: { default: 500, env: 'BOOKMARK_REGISTRY_CAP', min: 1, max: 100_000, integer: true, unit: 'entries', help: 'entries kept in ~/.bookmark/registry.json' },
+  // A key, not a file of its own: every hook already reads the config files, so the switch costs no read.
+  disable: { default: 0, env: 'BOOKMARK_DISABLE', min: 0, max: 1, integer: true, unit: 'switch', help: '1 = capture off: every hook exits silently (`bookmark off` / `bookmark on` set it for the project)' },
 } as const satisfies Record<string, KeySpec>
 
 export type ConfigKey = keyof typeof KEYS
@@ -37,9 +39,20 @@ export function isConfigKey(k: string): k is ConfigKey {
   return Object.prototype.hasOwnProperty.call(KEYS, k)
 }
 
+/**
+ * A switch written as a word (`BOOKMARK_DISABLE=true`): a kill switch that a spelling turned into a warning
+ * and a capture would do the opposite of what was asked. bin/bookmark.cjs spells the same words.
+ */
+const SWITCH_WORDS = new Map<string, number>([['0', 0], ['false', 0], ['no', 0], ['off', 0], ['1', 1], ['true', 1], ['yes', 1], ['on', 1]])
+
 /** Validates one value; the error says what was expected. */
 export function parseValue(key: ConfigKey, raw: unknown): { ok: true; value: number } | { ok: false; error: string } {
   const spec: KeySpec = KEYS[key]
+  if (spec.unit === 'switch' && typeof raw === 'string') {
+    const word = SWITCH_WORDS.get(raw.trim().toLowerCase())
+    if (word !== undefined) return { ok: true, value: word }
+  }
+  if (spec.unit === 'switch' && typeof raw === 'boolean') return { ok: true, value: raw ? 1 : 0 }
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN
   const kind = spec.integer ? 'a whole number' : 'a number'
   if (!Number.isFinite(n) || (spec.integer && !Number.isInteger(n))) return { ok: false, error: `${key} must be ${kind} (${spec.unit}) from ${spec.min} to ${spec.max}, got ${JSON.stringify(raw)}` }

@@ -15,11 +15,18 @@ export interface Resolved {
   /** Values that were ignored, with why (a bad value in a file or the environment never stops a hook). */
   problems: string[]
   files: { global: string; project?: string }
+  /** Sessions switched off in the project's file (`bookmark off --session ID`): id -> when. */
+  sessionsOff: Record<string, string>
 }
 
 export interface ConfigFile {
   version: number
   values: Record<string, unknown>
+  /**
+   * Sessions switched off, beside the values: in the file every hook reads anyway, so the per-session switch
+   * costs no read of its own. Only the project's file has them.
+   */
+  sessionsOff?: Record<string, string>
 }
 
 export function isConfigFile(v: unknown): v is ConfigFile {
@@ -44,20 +51,38 @@ export function legacyProjectConfigPath(projectRoot: string): string {
   return join(projectRoot, '.bookmark', 'config.json')
 }
 
-async function readValues(path: string, problems: string[]): Promise<Record<string, unknown>> {
+async function readFile(path: string, problems: string[]): Promise<ConfigFile | undefined> {
   const r = await readJson(path, isConfigFile)
-  if (r.ok) return r.value.values
+  if (r.ok) return r.value
   if (!r.missing) problems.push(`${path} ignored: ${r.reason}`)
-  return {}
+  return undefined
+}
+
+/** The switched-off sessions of a config file, keeping only well-formed entries (the file is ours, but read defensively). */
+export function sessionsOffOf(file: ConfigFile | undefined): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) // a session id is any string, `__proto__` included
+  const raw = file?.sessionsOff
+  if (!isObject(raw)) return out
+  for (const [id, at] of Object.entries(raw)) if (typeof at === 'string') out[id] = at
+  return out
+}
+
+/** Why capture is off for this run (the layer that turned it off, or `session`); undefined when it is on. */
+export function captureOff(r: Resolved, sessionId: string | undefined): Source | 'session' | undefined {
+  if (r.config.disable === 1) return r.sources.disable
+  if (sessionId !== undefined && Object.prototype.hasOwnProperty.call(r.sessionsOff, sessionId)) return 'session'
+  return undefined
 }
 
 export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: string; env: NodeJS.ProcessEnv; flags?: Partial<Record<ConfigKey, unknown>> }): Promise<Resolved> {
   const problems: string[] = []
   const project = opts.projectRoot ? await projectConfigPath(opts.bookmarkHome, opts.projectRoot) : undefined
   const files = { global: globalConfigPath(opts.bookmarkHome), ...(project ? { project } : {}) }
+  const globalFile = await readFile(files.global, problems)
+  const projectFile = files.project ? await readFile(files.project, problems) : undefined
   const layers: [Source, Record<string, unknown>, string][] = [
-    ['global', await readValues(files.global, problems), files.global],
-    ['project', files.project ? await readValues(files.project, problems) : {}, files.project ?? ''],
+    ['global', globalFile?.values ?? {}, files.global],
+    ['project', projectFile?.values ?? {}, files.project ?? ''],
   ]
   const envValues: Record<string, unknown> = {}
   for (const key of CONFIG_KEYS) {
@@ -90,5 +115,5 @@ export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: 
     }
   }
   if (config.staleRefuseHours < config.staleWarnHours) problems.push(`staleRefuseHours (${config.staleRefuseHours}) is below staleWarnHours (${config.staleWarnHours}): content that old is refused`)
-  return { config, sources, problems, files }
+  return { config, sources, problems, files, sessionsOff: sessionsOffOf(projectFile) }
 }

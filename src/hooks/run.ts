@@ -5,6 +5,8 @@
 import { resolve } from 'node:path'
 import { type HookPayload, parsePayload } from '../host/payload.js'
 import type { StdinResult } from '../host/stdin.js'
+import { captureOff } from '../config/resolve.js'
+import { parseValue } from '../config/keys.js'
 import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope, lockWait } from '../ops/context.js'
 import { homeLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
@@ -40,6 +42,8 @@ export interface HookRun {
 
 /** `readInput` reads the payload (the CLI: stdin, see host/stdin.ts). */
 export async function runHook(name: string, body: HookBody, flags: HookFlags, given: Deps, readInput: () => Promise<StdinResult>, fallbackCwd: string): Promise<HookRun> {
+  // BOOKMARK_DISABLE=1 for one run: decided before stdin, the store or git is touched (bin/bookmark.cjs does the same earlier).
+  if (envDisables(given.env)) return { stdout: '', notes: [] }
   const notes: string[] = []
   // A hook answers within 2 s whatever the store holds: a lock it cannot have soon means this capture is skipped.
   const deps: Deps = { ...given, lockDeadline: given.lockDeadline ?? Date.now() + HOOK_LOCK_BUDGET_MS }
@@ -50,6 +54,8 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, gi
     const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
     const ctx = await hookContext(payload, flags, deps, fallbackCwd)
+    // Switched off (`bookmark off`, globally, or this session): silent, nothing written, not even a note.
+    if (captureOff(ctx.cfg.resolved, ctx.sessionId ?? sessionOfTranscript(ctx.transcript)) !== undefined) return { stdout: '', notes: [] }
     if (!(await isDirectory(ctx.cwd))) {
       // The path came in the payload and can hold a token: redacted (the redactor loads only on this rare path).
       const { redact } = await import('../redact/secrets.js')
@@ -66,6 +72,19 @@ export async function runHook(name: string, body: HookBody, flags: HookFlags, gi
     await logFailure(deps, where, message)
     return { stdout: '', notes }
   }
+}
+
+/** Whether the environment switches capture off for this run (the `disable` key's variable, read as that key reads it). */
+export function envDisables(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.BOOKMARK_DISABLE
+  if (raw === undefined || raw === '') return false
+  const v = parseValue('disable', raw)
+  return v.ok && v.value === 1
+}
+
+/** A session id from a transcript path (`<id>.jsonl`), for a payload that names only the transcript. */
+function sessionOfTranscript(transcript: string | undefined): string | undefined {
+  return transcript?.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '') || undefined
 }
 
 /** The context a hook body runs in, from a payload and the flags (also used by the demo and MCP). */

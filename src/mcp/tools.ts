@@ -8,6 +8,8 @@ import { hookContext } from '../hooks/run.js'
 import { CaptureError, capture } from '../ops/capture.js'
 import { type Deps, configured } from '../ops/context.js'
 import { InputError, listAll, listProject, show, status } from '../ops/query.js'
+import { snapshotRefusal } from '../ops/switch.js'
+import { captureOff } from '../config/resolve.js'
 import { DiscoveryError } from '../host/claude.js'
 import { redact } from '../redact/secrets.js'
 import { renderLatest } from '../snapshot/render.js'
@@ -79,7 +81,10 @@ export const TOOLS: Tool[] = [
     annotations: { title: 'Capture the session now', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (args, ctx) => {
       const cwd = cwdOf(args, ctx)
-      const { deps } = await configured(ctx.deps, cwd)
+      const { deps, resolved, projectRoot } = await configured(ctx.deps, cwd)
+      // The model calls this tool: it never overrides the user's switch (no force here).
+      const refused = snapshotRefusal(resolved, typeof args.session_id === 'string' ? args.session_id : undefined, 'this tool does not override it')
+      if (refused) return { text: `No snapshot written: ${refused}.`, data: { written: false, snapshotId: null, snapshotFile: null, projectRoot, reason: refused } }
       const r = await capture({ cwd, trigger: 'manual', ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}), ...(typeof args.transcript === 'string' ? { transcript: args.transcript } : {}) }, deps)
       const data = { written: r.written, snapshotId: r.snapshot?.id ?? null, snapshotFile: r.snapshotFile ?? null, projectRoot: r.projectRoot, sessionId: r.sessionId, transcript: r.transcript, bytesRead: r.stats.bytesRead, files: r.snapshot?.files.length ?? 0, notes: r.notes }
       const lines = [r.written ? `Snapshot ${r.snapshot?.id} written for session ${r.sessionId} (${data.files} files changed).` : `No snapshot written: ${r.reason}.`, ...r.notes]
@@ -96,7 +101,8 @@ export const TOOLS: Tool[] = [
       const cwd = cwdOf(args, ctx)
       const source = typeof args.source === 'string' ? args.source : 'startup'
       const hc = await hookContext({ cwd, source, hook_event_name: 'SessionStart', ...(typeof args.session_id === 'string' ? { session_id: args.session_id } : {}) }, {}, ctx.deps, cwd)
-      const text = await restoreText(hc)
+      // While capture is off the SessionStart hook gives nothing, and this tool shows what it would give.
+      const text = captureOff(hc.cfg.resolved, hc.sessionId) === undefined ? await restoreText(hc) : undefined
       const out = text === undefined ? '' : redact(text)
       return { text: out === '' ? `Nothing to restore for source ${source} in ${hc.cfg.projectRoot}.` : out, data: { projectRoot: hc.cfg.projectRoot, source, text: out, characters: out.length, budget: hc.cfg.resolved.config.restoreBudget } }
     },

@@ -20,6 +20,7 @@ import { trustChecks } from './trust.js'
 import { readRegularFile } from '../shared/fsp.js'
 import { readRegistry } from '../store/registry.js'
 import { type Deps, isHomeScope } from './context.js'
+import { offWhere, switchState } from '../config/switch.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'error' | 'info'
 
@@ -264,6 +265,10 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
   const nonDefault = CONFIG_KEYS.filter((k) => cfg.sources[k] !== 'default').map((k) => `${k}=${cfg.config[k]} (${cfg.sources[k]}${cfg.sources[k] === 'env' ? ` ${KEYS[k].env}` : ''})`)
   checks.push({ id: 'config', status: 'ok', message: nonDefault.length ? `config: ${nonDefault.join(', ')}; everything else default` : 'config: all defaults (`bookmark config` lists them)' })
   for (const p of cfg.problems) checks.push({ id: 'config', status: 'warn', message: p, fix: '`bookmark config --unset KEY` or fix the file/variable' })
+  // Off is a choice, not a fault: an info line, so a user who forgot it sees why nothing is captured.
+  const sw = switchState(cfg)
+  if (sw.offBy) checks.push({ id: 'capture', status: 'info', message: `capture is off ${offWhere(sw.offBy).where}: the hooks do nothing and write nothing`, fix: offWhere(sw.offBy).fix })
+  if (sw.sessionsOff.length) checks.push({ id: 'capture', status: 'info', message: `capture is off for ${sw.sessionsOff.length === 1 ? 'session' : `${sw.sessionsOff.length} sessions:`} ${sw.sessionsOff.map((s) => s.sessionId).join(', ')}`, fix: '`bookmark on --session ID`' })
 
   return { ok: !checks.some((c) => c.status === 'error'), checks }
 }

@@ -8,7 +8,9 @@ import { isSnapshotId } from '../store/layout.js'
 import { type RegistryEntry, entriesOf, readRegistry } from '../store/registry.js'
 import type { IndexEntry } from '../store/store.js'
 import { openProject } from './capture.js'
-import type { Deps } from './context.js'
+import { type Deps, isHomeScope } from './context.js'
+import { resolveConfig } from '../config/resolve.js'
+import { type SwitchState, switchState } from '../config/switch.js'
 
 export class InputError extends Error {}
 
@@ -25,6 +27,8 @@ export interface Status {
   /** Stop blocks that asked the model for the narrative, over all sessions: what the narrative costs. */
   narrativeBlocks: number
   compactions: number
+  /** Whether the hooks capture here (`bookmark off` / `on`), and which sessions are switched off. */
+  capture: SwitchState
   problems: string[]
 }
 
@@ -42,6 +46,8 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
   }
   const hooks = await store.allSessionHooks()
   const reg = await readRegistry(deps.bookmarkHome)
+  const root = store.layout.root
+  const cfg = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env })
   if (reg.problem) problems.push(`registry unreadable: ${reg.problem}`)
   return {
     projectRoot: store.layout.root,
@@ -54,6 +60,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
     bookmarkHome: deps.bookmarkHome,
     narrativeBlocks: hooks.reduce((n, h) => n + h.blocks, 0),
     compactions: hooks.reduce((n, h) => n + h.compactions, 0),
+    capture: switchState(cfg),
     problems,
   }
 }
