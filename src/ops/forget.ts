@@ -69,8 +69,9 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
   const removeHandoff = opts.all === true && !opts.keepHandoff && handoffThere
   if (opts.all && !opts.yes) await confirmAll(ctx, root, picked.length, removeHandoff ? store.layout.narrative : undefined)
 
-  const resetSessions = opts.session !== undefined ? [opts.session] : opts.all ? [...new Set(all.map((e) => e.sessionId))] : []
-  // The session locks before the project lock, as a capture takes them: its cursor cannot be written behind our back.
+  const resetSessions = opts.session !== undefined ? [opts.session] : opts.all ? [...new Set(all.map((e) => e.sessionId))].sort() : []
+  // The session locks before the project lock, as a capture takes them: its cursor cannot be written behind our
+  // back. In one order (sorted), so that two forgets never wait on each other.
   const outcome = await underSessionLocks(store, resetSessions, () =>
     forgetSnapshots(store, { select: (now) => new Set(pick(now, opts).map((e) => e.id)), resetSessions, resetAll: opts.all === true, removeHandoff }),
   )
