@@ -17,6 +17,7 @@ import { type Deps, configured } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
 import { snapshotRefusal, switchCapture, switchText } from '../ops/switch.js'
 import { listAll, listProject, show, status } from '../ops/query.js'
+import { forget, forgetText } from '../ops/forget.js'
 import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
 import { captureText, demoText, indexText, registryText, statusText } from './output.js'
@@ -112,6 +113,21 @@ export function buildProgram(io: Io): Command {
     .action(async (id: string | undefined, opts: { latest?: boolean; cwd?: string; json?: boolean }) => {
       const snap = await show(opts.cwd ?? io.cwd, opts.latest ? undefined : id, io.deps)
       io.out(opts.json ? json(snap) : renderLatest(snap).trimEnd())
+    })
+
+  program
+    .command('forget')
+    .description('remove snapshots and all that was derived from them (index, LATEST.md, trail, registry, prepared answers): one snapshot, a session, or all (asks first)')
+    .argument('[id]', 'snapshot id, as printed by `bookmark list`')
+    .option('--session <id>', "every snapshot of this session; its capture starts over (its transcript is not touched)")
+    .option('--all', "every snapshot of the project, every session's capture state and the handoff bookmark.context.md, after confirmation")
+    .option('--keep-handoff', 'with --all: keep the handoff bookmark.context.md')
+    .option('--yes', 'confirm --all without asking (for scripts)')
+    .option('--cwd <dir>', 'the project folder (default: current directory)')
+    .option('--json', 'print the result as JSON')
+    .action(async (id: string | undefined, opts: { session?: string; all?: boolean; keepHandoff?: boolean; yes?: boolean; cwd?: string; json?: boolean }) => {
+      const r = await forget({ ...opts, ...(id !== undefined ? { id } : {}), cwd: opts.cwd ?? io.cwd }, { deps: io.deps, stdin: io.stdin })
+      io.out(opts.json ? json(r) : forgetText(r))
     })
 
   program

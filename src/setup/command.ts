@@ -323,7 +323,7 @@ async function purgeTargets(ctx: SetupContext): Promise<string[]> {
   return out
 }
 
-async function ttyConfirm(stdin: Readable, question: string): Promise<boolean> {
+export async function ttyConfirm(stdin: Readable, question: string): Promise<boolean> {
   const rl = createInterface({ input: stdin, output: process.stderr, terminal: true })
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim())

@@ -85,3 +85,20 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
   }, lockDeadline === undefined ? {} : { timeoutMs: Math.max(250, lockDeadline - Date.now()) }) // a hook's deadline (a moment past it for this short one): the capture stands without its entry
 }
+
+/** Removes the registry's entries of these snapshots of the project at `root` (`bookmark forget`); how many went. */
+export async function forgetInRegistry(bookmarkHome: string, root: string, snapshotIds: ReadonlySet<string>): Promise<number> {
+  const home = homeLayout(bookmarkHome)
+  const [{ writeJson }, { withLock }] = await Promise.all([import('./files.js'), import('./lock.js')])
+  const { registry, problem } = await readRegistry(bookmarkHome)
+  // Nothing to remove from a registry that is not there; a broken one is doctor's to report, not ours to rewrite.
+  if (problem !== undefined || registry.entries.length === 0) return 0
+  return withLock(home.lock, async () => {
+    const { registry } = await readRegistry(bookmarkHome)
+    const { project } = await asStored({ project: root })
+    const entries = registry.entries.filter((e) => !(e.project === project && snapshotIds.has(e.snapshotId)))
+    const removed = registry.entries.length - entries.length
+    if (removed > 0) await writeJson(home.registry, { version: registry.version, entries } satisfies Registry, { redacted: true })
+    return removed
+  })
+}

@@ -71,7 +71,7 @@ export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_
   }, waitMs === undefined ? {} : { timeoutMs: waitMs })
 }
 
-function isTrails(v: unknown): v is Trails {
+export function isTrails(v: unknown): v is Trails {
   return isObject(v) && typeof v.version === 'number' && isObject(v.files)
 }
 
@@ -86,6 +86,19 @@ export function indexEntry(s: Snapshot): IndexEntry {
     task: s.task ? s.task.slice(0, 200) : null,
     ...(s.session.branch ? { branch: s.session.branch } : {}),
     files: s.files.length,
+  }
+}
+
+/** The trail's line for a file of `snapshot` (`f` undefined: the file was touched, then moved away). */
+export function trailEntry(snapshot: Snapshot, f: Snapshot['files'][number] | undefined): TrailEntry {
+  return {
+    ts: f?.lastTs ?? snapshot.createdAt,
+    snapshot: snapshot.id,
+    session: snapshot.session.id,
+    op: f ? (f.from ? `${f.op} from ${f.from}` : f.op) : 'moved away',
+    added: f?.added ?? 0,
+    removed: f?.removed ?? 0,
+    hints: f?.hints ?? [],
   }
 }
 
@@ -267,6 +280,15 @@ export class ProjectStore extends StoreReader {
     await appendCapped(state.errorsLog, line, ERRORS_LOG_CAP, this.lockDeadline === undefined ? undefined : Math.max(200, this.lockDeadline - Date.now()))
   }
 
+  /**
+   * Runs `fn` under the project lock, the one `saveSnapshot` takes, with the home folder and the seal: for a
+   * rewrite of the index, LATEST.md and the trail that is not a capture (`bookmark forget`, forget.ts).
+   */
+  async withProjectLock<T>(fn: (w: { state: StateLayout; seal: Seal }) => Promise<T>): Promise<T> {
+    const [{ withLock }, w] = await Promise.all([locks(), this.writable()])
+    return withLock(w.state.lock, () => fn(w), this.lockOptions())
+  }
+
   /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */
   async withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
     const [{ withLock }, { state }] = await Promise.all([locks(), this.writable()])
@@ -410,15 +432,7 @@ export class ProjectStore extends StoreReader {
     const byPath = new Map(snapshot.files.map((f) => [f.path, f]))
     for (const path of touched) {
       const f = byPath.get(path)
-      const entry: TrailEntry = redactDeep({
-        ts: f?.lastTs ?? snapshot.createdAt,
-        snapshot: snapshot.id,
-        session: snapshot.session.id,
-        op: f ? (f.from ? `${f.op} from ${f.from}` : f.op) : 'moved away',
-        added: f?.added ?? 0,
-        removed: f?.removed ?? 0,
-        hints: f?.hints ?? [],
-      })
+      const entry: TrailEntry = redactDeep(trailEntry(snapshot, f))
       // One line per session and file, updated as the session goes on; newest first.
       const list = (trails.files[path] ?? []).filter((e) => e.session !== snapshot.session.id)
       trails.files[path] = [entry, ...list].slice(0, TRAIL_CAP_PER_FILE)
