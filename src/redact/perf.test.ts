@@ -14,8 +14,13 @@ function randomText(length: number, alphabet: string): string {
   return chunks.join('')
 }
 
+/**
+ * Generous bounds: they catch backtracking blow-ups (seconds to hours), not small regressions, which the bench
+ * measures. 1 s was met alone (about 0.4 s) but not on a machine running the whole suite beside other work.
+ */
+const BLOW_UP_MS = 3_000
+
 describe('redact: performance (linear regexes)', () => {
-  // Generous bounds: they catch backtracking blow-ups (seconds to hours), not small regressions.
   const timed = (text: string): number => {
     const start = performance.now()
     redact(text)
@@ -23,11 +28,11 @@ describe('redact: performance (linear regexes)', () => {
   }
 
   it('5 MB of random text', () => {
-    expect(timed(randomText(5_000_000, `${ALNUM}     \n=:/@._-"'{}[](),;&?#$%*+`))).toBeLessThan(1000)
+    expect(timed(randomText(5_000_000, `${ALNUM}     \n=:/@._-"'{}[](),;&?#$%*+`))).toBeLessThan(BLOW_UP_MS)
   })
 
   it('1 MB of "a=" repeated', () => {
-    expect(timed('a='.repeat(500_000))).toBeLessThan(1000)
+    expect(timed('a='.repeat(500_000))).toBeLessThan(BLOW_UP_MS)
   })
 
   const adversarial: Array<[string, () => string]> = [
@@ -87,7 +92,7 @@ describe('redact: performance (linear regexes)', () => {
   ]
 
   it.each(adversarial)('%s', (_name, build) => {
-    expect(timed(build())).toBeLessThan(1000)
+    expect(timed(build())).toBeLessThan(BLOW_UP_MS)
   })
 })
 
