@@ -27,9 +27,10 @@ afterEach(async () => {
   client = undefined
 })
 
-async function connect(): Promise<Client> {
+/** `name`: the clientInfo name the server sees (Claude Code says `claude-code`). */
+async function connect(name = 'bookmark-test'): Promise<Client> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: sb.env as Record<string, string>, cwd: project, stderr: 'pipe' })
-  client = new Client({ name: 'bookmark-test', version: '1.0.0' })
+  client = new Client({ name, version: '1.0.0' })
   await client.connect(transport)
   return client
 }
@@ -76,6 +77,39 @@ describe('bookmark mcp with the official SDK client', () => {
     expect(restored.content[0]!.text).toContain('add the importer for CSV notes')
     expect(restored.structuredContent!.characters).toBeLessThanOrEqual(6_000)
     expect(await readdir(join(project, '.bookmark'), { recursive: true })).toEqual(before) // read-only
+  })
+
+  it('bookmark_show: the text is the snapshot as Markdown (short), structuredContent its JSON', async () => {
+    const c = await connect()
+    await c.callTool({ name: 'bookmark_snapshot', arguments: { cwd: project, transcript, session_id: 'sess-1' } })
+    const shown = (await c.callTool({ name: 'bookmark_show', arguments: { cwd: project } })) as ToolResult
+    const text = shown.content[0]!.text
+    expect(shown.content).toHaveLength(1)
+    expect(text.split('\n')[0]).toBe('# Bookmark: proj')
+    expect(text).toContain('## Current task')
+    expect(() => JSON.parse(text)).toThrow() // not the JSON again
+    const json = JSON.stringify(shown.structuredContent)
+    expect(shown.structuredContent!.snapshot).toMatchObject({ project: { root: project }, session: { id: 'sess-1' }, task: 'add the importer for CSV notes' })
+    expect(text.length).toBeLessThan(json.length / 2)
+  })
+
+  it('a client that reads structuredContent in place of the text (Claude Code) gets the readable text alone', async () => {
+    const c = await connect('claude-code')
+    const snap = (await c.callTool({ name: 'bookmark_snapshot', arguments: { cwd: project, transcript, session_id: 'sess-1' } })) as ToolResult
+    expect(snap.content[0]!.text).toMatch(/^Snapshot SNAP_\S+ written for session sess-1/)
+    const results = [snap]
+    for (const name of ['bookmark_show', 'bookmark_status', 'bookmark_list', 'bookmark_restore']) {
+      results.push((await c.callTool({ name, arguments: { cwd: project } })) as ToolResult)
+    }
+    const bad = (await c.callTool({ name: 'bookmark_show', arguments: { id: 'nope' } })) as ToolResult
+    expect(bad.isError).toBe(true)
+    expect(bad.content[0]!.text).toMatch(/not a snapshot id/)
+    for (const r of [...results, bad]) {
+      expect(r.structuredContent).toBeUndefined()
+      expect(r.content).toHaveLength(1)
+    }
+    expect(results[1]!.content[0]!.text.split('\n')[0]).toBe('# Bookmark: proj')
+    expect(results[4]!.content[0]!.text).toContain('add the importer for CSV notes')
   })
 
   it('without session_id, snapshot takes the newest session and says so', async () => {

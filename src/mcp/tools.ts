@@ -15,6 +15,11 @@ import { renderLatest } from '../snapshot/render.js'
 export interface ToolContext {
   deps: Deps
   cwd: string
+  /**
+   * Send `structuredContent` with the text (default true). False for a client that gives its model the
+   * structured content in place of the text (Claude Code: see server.ts), so that the model reads the text.
+   */
+  structured?: boolean
 }
 
 type Args = Record<string, unknown>
@@ -147,12 +152,17 @@ export async function callTool(name: string, args: Args, ctx: ToolContext): Prom
   try {
     validate(tool, args)
     const { text, data } = await tool.run(args, ctx)
-    return { content: [{ type: 'text', text }], structuredContent: data, isError: false }
+    return result(text, data, false, ctx)
   } catch (e) {
     if (e instanceof ToolInputError || e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
-      return { content: [{ type: 'text', text: e.message }], structuredContent: { error: e.message }, isError: true }
+      return result(e.message, { error: e.message }, true, ctx)
     }
     const message = `${name} failed: ${(e as Error).message}`
-    return { content: [{ type: 'text', text: message }], structuredContent: { error: message }, isError: true }
+    return result(message, { error: message }, true, ctx)
   }
+}
+
+/** `content[0].text` is always the readable text; the data rides along as `structuredContent` where it is not read in its place. */
+function result(text: string, data: Record<string, unknown>, isError: boolean, ctx: ToolContext): object {
+  return { content: [{ type: 'text', text }], ...(ctx.structured === false ? {} : { structuredContent: data }), isError }
 }
