@@ -7,6 +7,7 @@ import { restoreText } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
 import { CaptureError, capture } from '../ops/capture.js'
 import { type Deps, configured } from '../ops/context.js'
+import { exportHandoff } from '../ops/export.js'
 import { InputError, listAll, listProject, show, status } from '../ops/query.js'
 import { DiscoveryError } from '../host/claude.js'
 import { redact } from '../redact/secrets.js'
@@ -143,6 +144,17 @@ export const TOOLS: Tool[] = [
     run: async (args, ctx) => {
       const snap = await show(cwdOf(args, ctx), typeof args.id === 'string' ? args.id : undefined, ctx.deps)
       return { text: renderLatest(snap), data: { snapshot: snap } }
+    },
+  },
+  {
+    name: 'bookmark_export',
+    title: 'Export the handoff',
+    description: "One self-contained Markdown handoff of the project to paste into another tool or a ticket: the narrative a session wrote (when it is sealed for this project) and the latest snapshot's facts (task, last request, open tasks, changed files, last commit, unresolved errors, last assistant message), redacted. Nothing is cut unless budget is given. Read-only.",
+    inputSchema: schema({ cwd: CWD, budget: { type: 'integer', description: 'cut to this many characters as the restore does (default: nothing is cut)', minimum: 1, maximum: 1_000_000 } }),
+    annotations: { title: 'Export the handoff', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const e = await exportHandoff(cwdOf(args, ctx), ctx.deps, typeof args.budget === 'number' ? args.budget : undefined)
+      return { text: e.text, data: { ...e } }
     },
   },
 ]
