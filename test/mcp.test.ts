@@ -27,9 +27,10 @@ afterEach(async () => {
   client = undefined
 })
 
-async function connect(): Promise<Client> {
+/** `name`: the clientInfo name the server sees (Claude Code says `claude-code`). */
+async function connect(name = 'bookmark-test'): Promise<Client> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: sb.env as Record<string, string>, cwd: project, stderr: 'pipe' })
-  client = new Client({ name: 'bookmark-test', version: '1.0.0' })
+  client = new Client({ name, version: '1.0.0' })
   await client.connect(transport)
   return client
 }
@@ -42,9 +43,9 @@ describe('bookmark mcp with the official SDK client', () => {
     expect(c.getServerVersion()).toMatchObject({ name: 'session-bookmark' })
     expect(c.getServerCapabilities()).toMatchObject({ tools: {} })
     const { tools } = await c.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['bookmark_list', 'bookmark_restore', 'bookmark_show', 'bookmark_snapshot', 'bookmark_status'])
+    expect(tools.map((t) => t.name).sort()).toEqual(['bookmark_export', 'bookmark_list', 'bookmark_restore', 'bookmark_show', 'bookmark_snapshot', 'bookmark_status'])
     const ro = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]))
-    expect(ro).toEqual({ bookmark_list: true, bookmark_restore: true, bookmark_show: true, bookmark_snapshot: false, bookmark_status: true })
+    expect(ro).toEqual({ bookmark_export: true, bookmark_list: true, bookmark_restore: true, bookmark_show: true, bookmark_snapshot: false, bookmark_status: true })
     for (const t of tools) expect(t.inputSchema.properties).toHaveProperty('cwd')
     await c.ping()
   })
@@ -76,6 +77,47 @@ describe('bookmark mcp with the official SDK client', () => {
     expect(restored.content[0]!.text).toContain('add the importer for CSV notes')
     expect(restored.structuredContent!.characters).toBeLessThanOrEqual(6_000)
     expect(await readdir(join(project, '.bookmark'), { recursive: true })).toEqual(before) // read-only
+
+    const exported = (await c.callTool({ name: 'bookmark_export', arguments: { cwd: project } })) as ToolResult
+    expect(exported.isError).toBe(false)
+    expect(exported.content[0]!.text.split('\n')[0]).toBe('# Bookmark handoff of `proj`')
+    expect(exported.content[0]!.text).toContain('add the importer for CSV notes')
+    expect(exported.content[0]!.text).toContain('`src/import.ts` created')
+    expect(exported.structuredContent).toMatchObject({ projectRoot: project, snapshotId: id, narrative: false, text: exported.content[0]!.text })
+    expect(await readdir(join(project, '.bookmark'), { recursive: true })).toEqual(before) // read-only too
+  })
+
+  it('bookmark_show: the text is the snapshot as Markdown (short), structuredContent its JSON', async () => {
+    const c = await connect()
+    await c.callTool({ name: 'bookmark_snapshot', arguments: { cwd: project, transcript, session_id: 'sess-1' } })
+    const shown = (await c.callTool({ name: 'bookmark_show', arguments: { cwd: project } })) as ToolResult
+    const text = shown.content[0]!.text
+    expect(shown.content).toHaveLength(1)
+    expect(text.split('\n')[0]).toBe('# Bookmark: proj')
+    expect(text).toContain('## Current task')
+    expect(() => JSON.parse(text)).toThrow() // not the JSON again
+    const json = JSON.stringify(shown.structuredContent)
+    expect(shown.structuredContent!.snapshot).toMatchObject({ project: { root: project }, session: { id: 'sess-1' }, task: 'add the importer for CSV notes' })
+    expect(text.length).toBeLessThan(json.length / 2)
+  })
+
+  it('a client that reads structuredContent in place of the text (Claude Code) gets the readable text alone', async () => {
+    const c = await connect('claude-code')
+    const snap = (await c.callTool({ name: 'bookmark_snapshot', arguments: { cwd: project, transcript, session_id: 'sess-1' } })) as ToolResult
+    expect(snap.content[0]!.text).toMatch(/^Snapshot SNAP_\S+ written for session sess-1/)
+    const results = [snap]
+    for (const name of ['bookmark_show', 'bookmark_status', 'bookmark_list', 'bookmark_restore', 'bookmark_export']) {
+      results.push((await c.callTool({ name, arguments: { cwd: project } })) as ToolResult)
+    }
+    const bad = (await c.callTool({ name: 'bookmark_show', arguments: { id: 'nope' } })) as ToolResult
+    expect(bad.isError).toBe(true)
+    expect(bad.content[0]!.text).toMatch(/not a snapshot id/)
+    for (const r of [...results, bad]) {
+      expect(r.structuredContent).toBeUndefined()
+      expect(r.content).toHaveLength(1)
+    }
+    expect(results[1]!.content[0]!.text.split('\n')[0]).toBe('# Bookmark: proj')
+    expect(results[5]!.content[0]!.text).toContain('add the importer for CSV notes')
   })
 
   it('without session_id, snapshot takes the newest session and says so', async () => {
@@ -97,6 +139,8 @@ describe('bookmark mcp with the official SDK client', () => {
     ['bookmark_restore', { source: 'reboot' }, /must be one of startup, clear, compact, resume, fork/],
     ['bookmark_status', { colour: 'red' }, /unknown argument "colour"/],
     ['bookmark_status', { cwd: 'relative/dir' }, /must be an absolute path/],
+    ['bookmark_export', { budget: 0 }, /must be from 1 to 1000000/],
+    ['bookmark_export', {}, /no snapshot yet \(capture first/],
     ['bookmark_snapshot', { transcript: '/nope/missing.jsonl' }, /transcript not found/],
   ])('%s with bad arguments %j is a tool error', async (name, args, message) => {
     const c = await connect()

@@ -16,10 +16,12 @@ import { capture } from '../ops/capture.js'
 import { type Deps, configured } from '../ops/context.js'
 import { runDemo } from '../ops/demo.js'
 import { snapshotRefusal, switchCapture, switchText } from '../ops/switch.js'
+import { exportHandoff, exportTarget } from '../ops/export.js'
 import { listAll, listProject, show, status } from '../ops/query.js'
 import { forget, forgetText } from '../ops/forget.js'
 import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
+import { writeText } from '../store/files.js'
 import { captureText, demoText, indexText, registryText, statusText } from './output.js'
 
 export interface Io {
@@ -128,6 +130,28 @@ export function buildProgram(io: Io): Command {
     .action(async (id: string | undefined, opts: { session?: string; all?: boolean; keepHandoff?: boolean; yes?: boolean; cwd?: string; json?: boolean }) => {
       const r = await forget({ ...opts, ...(id !== undefined ? { id } : {}), cwd: opts.cwd ?? io.cwd }, { deps: io.deps, stdin: io.stdin })
       io.out(opts.json ? json(r) : forgetText(r))
+    })
+
+  program
+    .command('export')
+    .description('write one self-contained Markdown handoff of the project (its sealed narrative and the latest snapshot) to paste into another tool or a ticket')
+    .option('--out <file>', 'write it to this file (atomically) instead of stdout')
+    .option('--budget <n>', 'cut it to n characters as the restore does (default: nothing is cut)', positiveInt)
+    .option('--cwd <dir>', 'the project folder (default: current directory)')
+    .option('--json', 'print the result as JSON (the text included when there is no --out)')
+    .action(async (opts: { out?: string; budget?: number; cwd?: string; json?: boolean }) => {
+      const cwd = opts.cwd ?? io.cwd
+      // The target is checked first: a bad --out is one line, and nothing is read for nothing.
+      const target = opts.out === undefined ? undefined : await exportTarget(opts.out, io.cwd)
+      const e = await exportHandoff(cwd, io.deps, opts.budget)
+      if (target === undefined) {
+        io.out(opts.json ? json(e) : e.text)
+        return
+      }
+      // Already redacted; durable because the user asked for this file and may close the terminal next.
+      await writeText(target, `${e.text}\n`, { redacted: true, durable: true })
+      const { text: _text, ...facts } = e
+      io.out(opts.json ? json({ ...facts, out: target }) : `Wrote the handoff of ${e.projectRoot} (snapshot ${e.snapshotId}${e.narrative ? ', with the narrative' : ''}, ${e.characters} characters) to ${target}.`)
     })
 
   program

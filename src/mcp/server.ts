@@ -19,12 +19,29 @@ export interface ServerOptions {
   log: (m: string) => void
 }
 
+/**
+ * Clients (by `clientInfo.name`) that hand their model `JSON.stringify(structuredContent)` instead of
+ * `content` whenever a result has both. Claude Code does (anthropics/claude-code#54450, #55677, #79944:
+ * with or without an outputSchema, the content text never reaches the model; an error result shows the
+ * text). The MCP spec makes `structuredContent` optional for a tool without an `outputSchema` (ours declare
+ * none), so these clients get the readable text alone: otherwise `bookmark_show` hands the model 2,806
+ * characters of JSON instead of its 896 characters of Markdown. Every other client (the SDK's, which
+ * passes both through) gets both.
+ */
+export const TEXT_ONLY_CLIENTS: readonly string[] = ['claude-code']
+
+export function wantsStructured(clientInfo: unknown): boolean {
+  const name = typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as { name?: unknown }).name : undefined
+  return !(typeof name === 'string' && TEXT_ONLY_CLIENTS.includes(name.trim().toLowerCase()))
+}
+
 export function negotiate(requested: unknown): string {
   return typeof requested === 'string' && (SUPPORTED_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_VERSION
 }
 
 export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHandler & { initialized: () => boolean } {
   let initialized = false
+  let structured = true
   return {
     initialized: () => initialized,
     notification(method) {
@@ -35,6 +52,7 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
       switch (method) {
         case 'initialize':
           initialized = true
+          structured = wantsStructured(p.clientInfo)
           return {
             protocolVersion: negotiate(p.protocolVersion),
             capabilities: { tools: { listChanged: false } },
@@ -53,7 +71,7 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
             throw new RpcError(INVALID_PARAMS, 'tools/call params.arguments must be an object')
           }
           if (!TOOLS.some((t) => t.name === p.name)) throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
-          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd })
+          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd, structured })
         }
         default:
           throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`)

@@ -7,6 +7,7 @@ import { restoreText } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
 import { CaptureError, capture } from '../ops/capture.js'
 import { type Deps, configured } from '../ops/context.js'
+import { exportHandoff } from '../ops/export.js'
 import { InputError, listAll, listProject, show, status } from '../ops/query.js'
 import { snapshotRefusal } from '../ops/switch.js'
 import { captureOff } from '../config/resolve.js'
@@ -17,6 +18,11 @@ import { renderLatest } from '../snapshot/render.js'
 export interface ToolContext {
   deps: Deps
   cwd: string
+  /**
+   * Send `structuredContent` with the text (default true). False for a client that gives its model the
+   * structured content in place of the text (Claude Code: see server.ts), so that the model reads the text.
+   */
+  structured?: boolean
 }
 
 type Args = Record<string, unknown>
@@ -146,6 +152,17 @@ export const TOOLS: Tool[] = [
       return { text: renderLatest(snap), data: { snapshot: snap } }
     },
   },
+  {
+    name: 'bookmark_export',
+    title: 'Export the handoff',
+    description: "One self-contained Markdown handoff of the project to paste into another tool or a ticket: the narrative a session wrote (when it is sealed for this project) and the latest snapshot's facts (task, last request, open tasks, changed files, last commit, unresolved errors, last assistant message), redacted. Nothing is cut unless budget is given. Read-only.",
+    inputSchema: schema({ cwd: CWD, budget: { type: 'integer', description: 'cut to this many characters as the restore does (default: nothing is cut)', minimum: 1, maximum: 1_000_000 } }),
+    annotations: { title: 'Export the handoff', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const e = await exportHandoff(cwdOf(args, ctx), ctx.deps, typeof args.budget === 'number' ? args.budget : undefined)
+      return { text: e.text, data: { ...e } }
+    },
+  },
 ]
 
 export async function callTool(name: string, args: Args, ctx: ToolContext): Promise<object> {
@@ -153,12 +170,17 @@ export async function callTool(name: string, args: Args, ctx: ToolContext): Prom
   try {
     validate(tool, args)
     const { text, data } = await tool.run(args, ctx)
-    return { content: [{ type: 'text', text }], structuredContent: data, isError: false }
+    return result(text, data, false, ctx)
   } catch (e) {
     if (e instanceof ToolInputError || e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
-      return { content: [{ type: 'text', text: e.message }], structuredContent: { error: e.message }, isError: true }
+      return result(e.message, { error: e.message }, true, ctx)
     }
     const message = `${name} failed: ${(e as Error).message}`
-    return { content: [{ type: 'text', text: message }], structuredContent: { error: message }, isError: true }
+    return result(message, { error: message }, true, ctx)
   }
+}
+
+/** `content[0].text` is always the readable text; the data rides along as `structuredContent` where it is not read in its place. */
+function result(text: string, data: Record<string, unknown>, isError: boolean, ctx: ToolContext): object {
+  return { content: [{ type: 'text', text }], ...(ctx.structured === false ? {} : { structuredContent: data }), isError }
 }

@@ -34,6 +34,8 @@ export interface StartupInput {
   budget: number
   latestPath: string
   narrativePath: string
+  /** The first line instead of "continuing work in": an export is read by people and other tools, not resumed. */
+  title?: string
 }
 
 export interface CompactInput {
@@ -244,7 +246,7 @@ function snapshotLine(s: Snapshot): string {
 export function renderStartup(i: StartupInput): string {
   const s = i.snapshot
   const n = i.narrative
-  const head = [`# Bookmark: continuing work in ${code(i.project, 120)}`, `Project root: ${code(i.root, 300)}.`]
+  const head = [`# ${i.title === undefined ? 'Bookmark: continuing work in' : oneLine(i.title, 120)} ${code(i.project, 120)}`, `Project root: ${code(i.root, 300)}.`]
   if (s) head.push(snapshotLine(s))
   if (!s && !n) head.push('No handoff notes and no snapshot were found for this project.')
   else head.push(RECORDED_NOTE)
