@@ -18,7 +18,8 @@
 import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
 import { readGitInfo } from '../store/git.js'
-import { projectLayout } from '../store/layout.js'
+import { projectLayout, stateLayout } from '../store/layout.js'
+import { readJson } from '../store/read.js'
 import { stateOf } from '../store/state.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
 import { type BaseKey, baseKey, recall } from './remembered.js'
@@ -64,6 +65,16 @@ export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore
   if (key.index === null) return undefined
   const prepared = await recall((await stateOf(ctx.deps.bookmarkHome, root))?.prepared, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
   return prepared && ctx.now.getTime() < prepared.validUntil ? prepared : undefined
+}
+
+/**
+ * The text prepared for the project whose folder in the home is `id`, while it holds: for a session outside
+ * any project, whose pointer names the project by that id (its path may be stored redacted). The key is not
+ * compared: the path it holds is what is not known here; the answer's own time limit still applies.
+ */
+export async function preparedTextOf(bookmarkHome: string, id: string, now: Date): Promise<string | undefined> {
+  const r = await readJson(stateLayout(bookmarkHome, id).prepared, (v): v is { version: number; value: PreparedRestore } => isObject(v) && v.version === PREPARED_VERSION && isPrepared(v.value))
+  return r.ok && r.value.value.text !== null && now.getTime() < r.value.value.validUntil ? r.value.value.text : undefined
 }
 
 export function wrapRestore(text: string | null | undefined): unknown | undefined {

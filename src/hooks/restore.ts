@@ -14,12 +14,10 @@ import { cutToBudget } from '../restore/budget.js'
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { readGitInfo } from '../store/git.js'
-import { projectLayout, stateLayout } from '../store/layout.js'
-import { readJson } from '../store/read.js'
-import { isObject } from '../shared/json.js'
+import { projectLayout } from '../store/layout.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
-import { PREPARED_VERSION, restoreKey, wrapRestore } from './prepared.js'
+import { PREPARED_VERSION, preparedTextOf, restoreKey, wrapRestore } from './prepared.js'
 import { forget, remember } from './remembered.js'
 import type { CaptureResult } from '../ops/capture.js'
 import type { HookContext } from './run.js'
@@ -198,13 +196,6 @@ async function restoreResume(ctx: HookContext, store: StoreReader): Promise<stri
   return renderResumeNote({ project: basename(store.layout.root), changes, ...(branchNote ? { branchNote } : {}), budget: ctx.cfg.resolved.config.restoreBudget })
 }
 
-/** The startup answer prepared for the project whose folder in the home is `id`, while it holds (any key: the path is not known here). */
-async function preparedOf(ctx: HookContext, id: string): Promise<string | undefined> {
-  const r = await readJson(stateLayout(ctx.deps.bookmarkHome, id).prepared, (v): v is { value: { validUntil: number; text: string | null } } => isObject(v) && isObject(v.value) && typeof v.value.validUntil === 'number')
-  if (!r.ok || typeof r.value.value.text !== 'string' || ctx.now.getTime() >= r.value.value.validUntil) return undefined
-  return r.value.value.text
-}
-
 async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
   const text = await readHomePointer(ctx.deps.bookmarkHome)
   if (!text) return undefined
@@ -212,7 +203,7 @@ async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
   if (!target.ok) {
     // A project whose path is stored redacted (a folder named like a token) is found by its folder in the home:
     // the answer its last capture prepared is shown while it holds.
-    const kept = target.projectId ? await preparedOf(ctx, target.projectId) : undefined
+    const kept = target.projectId ? await preparedTextOf(ctx.deps.bookmarkHome, target.projectId, ctx.now) : undefined
     if (kept) return `${renderWarnings([`This session started outside any project. The last active project is ${target.project ?? 'unknown'}; what follows is its handoff.`])}\n${kept}`
     return renderWarnings([`session-bookmark: ${target.reason}.`])
   }

@@ -7,7 +7,7 @@ import { type HookPayload, parsePayload } from '../host/payload.js'
 import type { StdinResult } from '../host/stdin.js'
 import { captureOff } from '../config/resolve.js'
 import { parseValue } from '../config/keys.js'
-import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope, lockWait } from '../ops/context.js'
+import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope } from '../ops/context.js'
 import { homeLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
 import { stat } from '../shared/fsp.js'
@@ -113,7 +113,7 @@ async function logFailure(deps: Deps, projectLog: string | undefined, message: s
       await stat(resolve(path, '..')) // only into a store that exists; never create folders to log
       const { appendCapped } = await import('../store/store.js') // only when something failed
       // Logging a failure waits a little even past the deadline: a line lost is a failure no one sees.
-      await appendCapped(path, line, undefined, Math.max(200, lockWait(deps.lockDeadline).timeoutMs ?? 0))
+      await appendCapped(path, line, undefined, deps.lockDeadline)
       return
     } catch {
       // try the next place; stderr always gets it

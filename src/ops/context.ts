@@ -30,11 +30,6 @@ export interface Deps {
 /** How long, from its start, a hook may wait for locks in all: a capture not done by then is skipped and logged. */
 export const HOOK_LOCK_BUDGET_MS = 1_400
 
-/** How long to wait for a lock now, under `deadline` (undefined: the lock's own default). */
-export function lockWait(deadline: number | undefined): { timeoutMs?: number } {
-  return deadline === undefined ? {} : { timeoutMs: Math.max(0, deadline - Date.now()) }
-}
-
 export function bookmarkHomeFrom(env: NodeJS.ProcessEnv): string {
   const explicit = env.BOOKMARK_HOME
   // A relative BOOKMARK_HOME is taken from the home folder, once: never from wherever a hook happens to run.

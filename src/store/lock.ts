@@ -77,6 +77,14 @@ export async function isStale(path: string, staleMs: number, now = Date.now()): 
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * The options of a lock waited for until `deadline` (epoch ms; undefined: the lock's own 15 s). `leastMs`: a
+ * short write (a log line, a registry entry) still gets that long once the deadline has passed.
+ */
+export function untilDeadline(deadline: number | undefined, leastMs = 0): LockOptions {
+  return deadline === undefined ? {} : { timeoutMs: Math.max(leastMs, deadline - Date.now()) }
+}
+
 export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const staleMs = options.staleMs ?? 30_000
   const timeoutMs = options.timeoutMs ?? 15_000

@@ -64,7 +64,7 @@ export async function entriesOf(registry: Registry, root: string): Promise<Regis
 export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true, lockDeadline?: number): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
-  const [{ ensureDir, writeJson }, { withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
+  const [{ ensureDir, writeJson }, { untilDeadline, withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
   await ensureDir(home.dir)
   if (tidy) {
     await sweepTemps(home.dir)
@@ -83,7 +83,7 @@ export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, 
     // Newest first by the registry's sequence, so the cap drops what was registered first, whatever its date says.
     const entries = [stored, ...rest].sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
     await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
-  }, lockDeadline === undefined ? {} : { timeoutMs: Math.max(250, lockDeadline - Date.now()) }) // a hook's deadline (a moment past it for this short one): the capture stands without its entry
+  }, untilDeadline(lockDeadline, 250)) // a hook's deadline (a moment past it for this short write): the capture stands without its entry
 }
 
 /** Removes the registry's entries of these snapshots of the project at `root` (`bookmark forget`); how many went. */

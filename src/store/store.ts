@@ -16,6 +16,7 @@ import { SymlinkRefused, readJson, readStoreFile } from './read.js'
 import { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, StoreReader, isSessionHooks, newestFirst } from './reader.js'
 import { compareText } from '../shared/text.js'
 import type { Seal } from '../trust/mac.js'
+import type { LockOptions } from './lock.js'
 
 export { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, type LoadedCursor, StoreReader, headFor, isSnapshot, newestFirst } from './reader.js'
 
@@ -51,10 +52,10 @@ function isStateFile(v: unknown): v is StateFile {
 export const ERRORS_LOG_CAP = 256 * 1024
 
 /** Appends one line to a capped log (atomically rewritten under a lock; the newest half is kept). */
-export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP, waitMs?: number): Promise<void> {
+export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_CAP, lockDeadline?: number): Promise<void> {
   // Never into a store folder that is a symlink: it could lead anywhere.
   if (await isSymlink(dirname(path))) throw new SymlinkRefused(`${dirname(path)} is a symbolic link: not written`)
-  const [{ withLock }, { writeText }] = await Promise.all([locks(), writers()])
+  const [{ untilDeadline, withLock }, { writeText }] = await Promise.all([locks(), writers()])
   await withLock(`${path}.lock`, async () => {
     let current = ''
     try {
@@ -68,7 +69,7 @@ export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_
       next = next.slice(next.indexOf('\n') + 1)
     }
     await writeText(path, next)
-  }, waitMs === undefined ? {} : { timeoutMs: waitMs })
+  }, untilDeadline(lockDeadline, 200)) // a line lost is a failure no one sees: a moment past a hook's deadline
 }
 
 export function isTrails(v: unknown): v is Trails {
@@ -160,8 +161,8 @@ export class ProjectStore extends StoreReader {
     this.lockDeadline = options.lockDeadline
   }
 
-  private lockOptions(): { timeoutMs?: number } {
-    return this.lockDeadline === undefined ? {} : { timeoutMs: Math.max(0, this.lockDeadline - Date.now()) }
+  private async lockOptions(): Promise<LockOptions> {
+    return (await locks()).untilDeadline(this.lockDeadline)
   }
 
   private made: Promise<{ state: StateLayout; seal: Seal }> | undefined
@@ -246,7 +247,7 @@ export class ProjectStore extends StoreReader {
         if (next) await writeJson(path, next)
         return next ?? current
       },
-      this.lockOptions(),
+      await this.lockOptions(),
     )
   }
 
@@ -277,7 +278,7 @@ export class ProjectStore extends StoreReader {
   /** Appends a line to the project's errors.log in the home, keeping the newest half when it passes its cap. */
   async logError(line: string): Promise<void> {
     const { state } = await this.writable()
-    await appendCapped(state.errorsLog, line, ERRORS_LOG_CAP, this.lockDeadline === undefined ? undefined : Math.max(200, this.lockDeadline - Date.now()))
+    await appendCapped(state.errorsLog, line, ERRORS_LOG_CAP, this.lockDeadline)
   }
 
   /**
@@ -286,13 +287,13 @@ export class ProjectStore extends StoreReader {
    */
   async withProjectLock<T>(fn: (w: { state: StateLayout; seal: Seal }) => Promise<T>): Promise<T> {
     const [{ withLock }, w] = await Promise.all([locks(), this.writable()])
-    return withLock(w.state.lock, () => fn(w), this.lockOptions())
+    return withLock(w.state.lock, () => fn(w), await this.lockOptions())
   }
 
   /** Runs `fn` while holding this session's capture lock (one capture per session at a time). */
   async withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
     const [{ withLock }, { state }] = await Promise.all([locks(), this.writable()])
-    return withLock(cursorLockPath(state, sessionId), fn, this.lockOptions())
+    return withLock(cursorLockPath(state, sessionId), fn, await this.lockOptions())
   }
 
   /**
@@ -353,7 +354,7 @@ export class ProjectStore extends StoreReader {
           throw e
         }
       },
-      this.lockOptions(),
+      await this.lockOptions(),
     )
   }
 
