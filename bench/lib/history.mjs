@@ -9,7 +9,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { BenchError } from './measure.mjs'
-import { narrativeSeal, readKey, sealedJson } from './seal.mjs'
+import { narrativeSeal } from '../../stress/lib/state.mjs'
+import { readKey, sealedJson } from './seal.mjs'
 
 const SNAPSHOT_ID = /^SNAP_\d{8}_\d{6}_\d{3}_[0-9a-f]{4}$/
 
@@ -131,7 +132,7 @@ export function writeNarrative(projectDir, { sessionId, branch, head, long = fal
     `head: ${head}`,
     `session_id: ${sessionId}`,
     `written: ${written}`,
-    `seal: ${narrativeSeal(readKey(bookmarkHome), projectDir, sessionId, written)}`,
+    `seal: ${narrativeSeal(bookmarkHome, projectDir, sessionId, written)}`,
     '-->',
     `# Handoff: ${project}`,
     '',

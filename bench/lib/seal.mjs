@@ -1,8 +1,9 @@
 /**
  * Sealing what the bench writes into a store as bookmark would (src/trust/mac.ts, src/trust/seal.ts): a store
  * file is read back only with this user's seal, so the bench's long history and handoff carry one made with the
- * key of the world's bookmark home (made by the capture that ran before). A copy of the rule, kept small; the
- * bench fails loudly (restore would ignore the files) if the two ever disagree.
+ * key of the world's bookmark home (made by the capture that ran before). A copy of the file rule, kept small
+ * (the handoff's seal is stress/lib/state.mjs's); the bench fails loudly (restore would ignore the files) if
+ * the two ever disagree.
  */
 import { createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -23,9 +24,4 @@ export function sealedJson(key, storeDir, path, value) {
   const place = path.slice(storeDir.length + 1).replace(/\\/g, '/')
   const mac = createHmac('sha256', key).update(`bookmark store v1\0${place}\0`).update(json).digest('hex')
   return `{\n  "mac": "${mac}",\n${json.slice(2)}`
-}
-
-/** The `seal:` of a handoff header for the project at `root`. */
-export function narrativeSeal(key, root, sessionId, written) {
-  return createHmac('sha256', key).update(`bookmark narrative\0${root}\0${sessionId}\0${written}`).digest('hex').slice(0, 32)
 }
