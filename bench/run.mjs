@@ -16,6 +16,7 @@
  * Options: --quick (= BENCH_QUICK=1), --markdown FILE (= BENCH_MARKDOWN), --json FILE (= BENCH_JSON),
  * --update-doc (rewrites the results section of docs/BENCHMARKS.md). Knobs: see docs/BENCHMARKS.md.
  */
+import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -78,6 +79,23 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
 }
 
 const progress = (m) => process.stderr.write(`bench: ${m}\n`)
+
+/**
+ * The node arguments before `<entry> <hook>` in the hooks setup writes (its guard, `-e <code>`), so a hook is
+ * timed as Claude Code starts it; none for a CLI too old to say (BOOKMARK_BENCH_BIN).
+ */
+function hookPrefix(bin, tmp) {
+  const home = mkdtempSync(join(tmp, 'bench-setup-'))
+  try {
+    const r = spawnSync(process.execPath, [bin, 'setup', '--dry-run', '--json', '--hook-form', 'exec'], { env: { PATH: process.env.PATH, HOME: home, BOOKMARK_HOME: join(home, '.bookmark') }, cwd: home, encoding: 'utf8' })
+    const args = r.status === 0 ? JSON.parse(JSON.parse(r.stdout).preview).hooks.Stop[0].hooks[0].args : undefined
+    return Array.isArray(args) && args.at(-2) === bin ? args.slice(0, -2) : []
+  } catch {
+    return []
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+}
 const size = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MB`
 
 /** A private world: HOME, ~/.claude and ~/.bookmark inside `root/name`, and a git project beside them. */
@@ -159,11 +177,12 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
     checkHookRun(label, hook, r)
     expect?.(r)
   }
-  const result = paired({ a: nodeCommand(['-e', '0'], { stdin: file }), b: nodeCommand([ctx.s.bin, hook], { stdin: file }), env, cwd, rounds: ctx.s.rounds, warmup: ctx.s.warmup, prepare, check, after })
+  ctx.s.hookPrefix ??= hookPrefix(ctx.s.bin, ctx.s.tmp)
+  const result = paired({ a: nodeCommand(['-e', '0'], { stdin: file }), b: nodeCommand([...ctx.s.hookPrefix, ctx.s.bin, hook], { stdin: file }), env, cwd, rounds: ctx.s.rounds, warmup: ctx.s.warmup, prepare, check, after })
   const rss = []
   for (let i = 0; i < ctx.s.rssRuns; i++) {
     prepare?.()
-    const r = runWithRss([ctx.s.bin, hook], { env, cwd, stdin: file, scratch: ctx.root })
+    const r = runWithRss([...ctx.s.hookPrefix, ctx.s.bin, hook], { env, cwd, stdin: file, scratch: ctx.root })
     check(r)
     after?.(r, false)
     rss.push(r.rssKb)

@@ -72,7 +72,7 @@ describe('bookmark doctor', () => {
     await writeFile(settings, wired.replaceAll(/"[^"]*bin\/bookmark\.cjs"/g, '"/nonexistent/pkg/bin/bookmark.cjs"'))
     const broken = await doctor()
     expect(broken.code).toBe(1)
-    expect(broken.checks.filter((c) => c.status === 'error' && c.message.includes('does not resolve'))).toHaveLength(4)
+    expect(broken.checks.filter((c) => c.status === 'error' && c.message.includes('which is not there: the hook does nothing'))).toHaveLength(4)
   })
 
   it('reports broken storage: unparsable files, index out of step, stale locks, hook failures', async () => {

@@ -10,6 +10,8 @@ import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GUARD } from '../src/setup/hooks.js'
+import { claudeFreePath, writeFakeClaude } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
 import { type LocalRegistry, startRegistry } from './helpers/registry.js'
 import { tempDir } from './helpers/tmp.js'
@@ -28,7 +30,7 @@ function localRegistry(): LocalRegistry {
 function cleanEnv(dir: string, home: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   // No CI variable: the postinstall must see an ordinary global install.
   return {
-    PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+    PATH: [join(prefix, 'bin'), join(dir, 'fakebin'), ...claudeFreePath()].join(':'), // a claude that answers 2.1.332, whatever the machine has
     HOME: home,
     npm_config_cache: join(dir, 'npm-cache'), // empty: every package comes from the local registry
     npm_config_proxy: NOWHERE,
@@ -47,6 +49,7 @@ async function install(extra: Record<string, string> = {}) {
   const home = join(dir, 'home')
   const prefix = join(dir, 'prefix')
   await mkdir(home, { recursive: true })
+  await writeFakeClaude(join(dir, 'fakebin'), '2.1.332')
   const env = cleanEnv(dir, home, prefix, extra)
   // --foreground-scripts: npm 11 hides install-script output otherwise.
   const r = await run('npm', ['install', '-g', '--registry', localRegistry().url, '--no-audit', '--no-fund', '--foreground-scripts', tarball], { env, cwd: dir, timeout: 180_000 })
@@ -73,7 +76,7 @@ describe('npm pack and a global install', () => {
     const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'))
     const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.cjs')
     for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
-      expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: process.execPath, args: [entry, hook] })
+      expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: process.execPath, args: ['-e', GUARD, entry, hook] })
     }
     const project = join(home, 'work', 'app')
     await mkdir(project, { recursive: true })

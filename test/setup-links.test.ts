@@ -3,6 +3,7 @@
  * dangling); `--project` never follows a link out of the project; backups never go through a link.
  * Against the built CLI in a private HOME / CLAUDE_CONFIG_DIR / BOOKMARK_HOME (run `npm run build` first).
  */
+import { GUARD } from '../src/setup/hooks.js'
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs'
 import { mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ beforeEach(async () => {
 
 const cli = (args: string[], cwd?: string): Promise<Run> => runCli(args, { env: sb.env, ...(cwd ? { cwd } : {}) })
 
-const stopHook = { type: 'command', command: process.execPath, args: [BIN, 'stop'], timeout: 60 }
+const stopHook = { type: 'command', command: process.execPath, args: ['-e', GUARD, BIN, 'stop'], timeout: 60 }
 const stopOf = (path: string): unknown => (JSON.parse(readFileSync(path, 'utf8')) as { hooks: { Stop: unknown } }).hooks.Stop
 
 /** Every entry under `dir` with what it holds (file text, link target, or a folder mark): to show nothing changed. */

@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { defaultDeps } from '../src/ops/context.js'
 import { runUninstall } from '../src/setup/command.js'
+import { GUARD } from '../src/setup/hooks.js'
 import { inspectSettings } from '../src/setup/inspect.js'
 import { type Run, type Sandbox, BIN, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
@@ -44,7 +45,7 @@ async function hooksOf(path = settings): Promise<Hooks> {
   return (JSON.parse(await readFile(path, 'utf8')) as { hooks: Hooks }).hooks
 }
 
-const ours = (event: keyof typeof EVENTS, node = NODE, entry = ENTRY): Handler => ({ type: 'command', command: node, args: [entry, EVENTS[event][0]], timeout: EVENTS[event][1] })
+const ours = (event: keyof typeof EVENTS, node = NODE, entry = ENTRY): Handler => ({ type: 'command', command: node, args: ['-e', GUARD, entry, EVENTS[event][0]], timeout: EVENTS[event][1] })
 
 async function backups(dir = claudeDir): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.includes('.bookmark-backup-'))
@@ -224,8 +225,9 @@ describe('bookmark setup', () => {
       const h = hooks[event]![0]!.hooks[0]!
       expect(isAbsolute(h.command)).toBe(true)
       expect(existsSync(h.command)).toBe(true)
-      expect(isAbsolute(h.args![0]!)).toBe(true)
-      expect(existsSync(h.args![0]!)).toBe(true)
+      expect(h.args!.slice(0, 2)).toEqual(['-e', GUARD])
+      expect(isAbsolute(h.args![2]!)).toBe(true)
+      expect(existsSync(h.args![2]!)).toBe(true)
       const run = await new Promise<number | null>((done, fail) => {
         const child = spawn(h.command, h.args!, { env: sb.env, cwd: workdir, stdio: ['pipe', 'ignore', 'ignore'] })
         child.on('error', fail)
@@ -237,7 +239,7 @@ describe('bookmark setup', () => {
     const seen = await inspectSettings(settings, sb.env)
     expect(seen.exists).toBe(true)
     expect(Object.values(seen.events).every((e) => e.wired && e.resolves)).toBe(true)
-    expect(seen.events.Stop).toEqual({ wired: true, command: NODE, args: [ENTRY, 'stop'], timeout: 60, resolves: true })
+    expect(seen.events.Stop).toEqual({ wired: true, command: NODE, args: ['-e', GUARD, ENTRY, 'stop'], timeout: 60, resolves: true })
   })
 
   it('writes through a symlinked settings file (dotfiles) and keeps the link', async () => {

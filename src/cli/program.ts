@@ -229,7 +229,8 @@ export function buildProgram(io: Io): Command {
     .option('--project', "write <project>/.claude/settings.local.json instead of the user settings")
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .addOption(new Option('--hook-form <form>', 'exec (command + args, Claude Code 2.1.139+) or shell (every version); default: what `claude --version` on PATH understands').choices(['exec', 'shell']))
+    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell' }) => {
       io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
     })
 

@@ -1,7 +1,6 @@
 /**
  * `bookmark doctor`: checks the installation and the store, each finding with a fix. Read-only.
  */
-import { execFile } from 'node:child_process'
 import { access, constants, readdir, stat, statfs } from 'node:fs/promises'
 import { isSymlink } from '../store/fs.js'
 import { join, resolve, sep } from 'node:path'
@@ -17,6 +16,9 @@ import { findProjectRoot } from '../store/project.js'
 import { stateOf } from '../store/state.js'
 import { StoreReader } from '../store/reader.js'
 import { trustChecks } from './trust.js'
+import { type WiredHook, probeHooks } from './probe.js'
+import { EXEC_FORM_SINCE, atLeast, findClaude } from '../host/version.js'
+import { hookEntry } from '../setup/hooks.js'
 import { readRegularFile } from '../shared/fsp.js'
 import { readRegistry } from '../store/registry.js'
 import { type Deps, isHomeScope } from './context.js'
@@ -39,19 +41,6 @@ export interface DoctorReport {
 const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']
 const STALE_LOCK_MS = 30_000
 
-/** Whether `<command> <entry> --version` runs (once per distinct command within one doctor run). */
-function runs(ran: Map<string, Promise<boolean>>, command: string, args: string[]): Promise<boolean> {
-  const key = JSON.stringify([command, ...args])
-  let p = ran.get(key)
-  if (!p) {
-    p = new Promise((ok) => {
-      execFile(command, [...args, '--version'], { timeout: 10_000, windowsHide: true }, (err) => ok(!err))
-    })
-    ran.set(key, p)
-  }
-  return p
-}
-
 async function pluginInstalled(env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
     const text = await readRegularFile(join(claudeConfigDir(env), 'plugins', 'installed_plugins.json'), { follow: true })
@@ -62,11 +51,11 @@ async function pluginInstalled(env: NodeJS.ProcessEnv): Promise<boolean> {
 }
 
 async function hookChecks(root: string | undefined, deps: Deps): Promise<Check[]> {
-  const ran = new Map<string, Promise<boolean>>()
   const files = [join(claudeConfigDir(deps.env), 'settings.json')]
   if (root) files.push(join(root, '.claude', 'settings.local.json'), join(root, '.claude', 'settings.json'))
   const checks: Check[] = []
   const wiredIn: Record<string, string[]> = {}
+  const claude = await findClaude(deps.env)
   for (const file of files) {
     const s = await inspectSettings(file, deps.env)
     if (!s.exists) continue
@@ -74,19 +63,30 @@ async function hookChecks(root: string | undefined, deps: Deps): Promise<Check[]
       checks.push({ id: 'hooks', status: 'error', message: `${file} is not valid JSON: ${s.parseError}`, fix: 'fix the file by hand (Claude Code ignores it as it is), then run `bookmark setup`' })
       continue
     }
+    const probe: WiredHook[] = []
     for (const ev of EVENTS) {
       const e = s.events[ev]
       if (!e.wired) continue
       ;(wiredIn[ev] ??= []).push(file)
       if (!e.resolves) {
-        checks.push({ id: 'hooks', status: 'error', message: `${ev} in ${file} runs ${[e.command, ...(e.args ?? [])].join(' ')}, which does not resolve`, fix: 'run `bookmark setup` again from the installed package (node or the package moved)' })
-      } else if (e.command && !(await runs(ran, e.command, e.args?.slice(0, 1) ?? []))) {
-        checks.push({ id: 'hooks', status: 'error', message: `${ev} in ${file}: the command exists but does not run (${e.command} ${e.args?.[0] ?? ''} --version failed)`, fix: 'reinstall the package (`npm install -g session-bookmark`), then `bookmark setup`' })
-      }
+        const entry = hookEntry(e)
+        checks.push({
+          id: 'hooks',
+          status: 'error',
+          message: `${ev} in ${file} runs ${entry ?? e.command ?? '?'}, which is not there: the hook does nothing`,
+          fix: 'the package moved or was removed: run `bookmark setup` again from the installed package, or `bookmark uninstall` to take the hooks out',
+        })
+      } else if (e.command) probe.push({ event: ev, command: e.command, ...(e.args ? { args: e.args } : {}), ...(e.timeout !== undefined ? { timeout: e.timeout } : {}) })
     }
-    const older = EVENTS.filter((ev) => s.events[ev].wired && s.events[ev].resolves && /(^|[\\/])bookmark\.js$/.test(s.events[ev].args?.[0] ?? ''))
+    for (const p of await probeHooks(probe, claude?.version, deps.env)) {
+      const h = probe.find((x) => x.event === p.event)
+      const why = h?.args && claude && !atLeast(claude.version, EXEC_FORM_SINCE) ? ` (Claude Code before ${EXEC_FORM_SINCE.join('.')} ignores "args" and runs ${h.command} alone)` : ''
+      checks.push({ id: 'hooks', status: 'error', message: `${p.event} in ${file}, run as ${claude ? `Claude Code ${claude.text}` : 'Claude Code'} runs it, ${p.problem}${why}`, fix: 'run `bookmark setup` again (it writes the hook form your Claude Code understands); `bookmark doctor` checks again' })
+    }
+    const older = EVENTS.filter((ev) => s.events[ev].wired && s.events[ev].resolves && /(^|[\\/])bookmark\.js$/.test(hookEntry(s.events[ev]) ?? ''))
     if (older.length > 0) checks.push({ id: 'hooks', status: 'info', message: `${older.join(', ')} in ${file} start bin/bookmark.js, the entry of an older version (it works; bin/bookmark.cjs starts faster)`, fix: 'run `bookmark setup` to move them' })
   }
+  if (!claude && Object.keys(wiredIn).length > 0) checks.push({ id: 'hooks', status: 'info', message: 'no `claude` on PATH answered --version: the hooks were run as written, not as a particular Claude Code version would' })
   const plugin = await pluginInstalled(deps.env)
   const missing = EVENTS.filter((ev) => !wiredIn[ev])
   if (missing.length === 0) {
@@ -179,7 +179,7 @@ async function storageChecks(dir: string, label: string, nowMs: number): Promise
     if (/\.json\.\d+$/.test(f) || /\.md\.\d+$/.test(f)) checks.push({ id: 'storage', status: 'warn', message: `leftover temporary file ${f} (an interrupted write)`, fix: `delete it` })
   }
   if (loose > 0) checks.push({ id: 'storage', status: 'warn', message: `${loose} entries under ${dir} are readable by other users`, fix: `chmod -R go-rwx ${dir}` })
-  if (bad === 0) checks.unshift({ id: 'storage', status: 'ok', message: `${label} ${dir}: ${files.length} entries, every JSON file parses` })
+  if (bad === 0) checks.unshift({ id: 'storage', status: 'ok', message: `${label} ${dir}: ${files.length} ${files.length === 1 ? 'entry' : 'entries'}, every JSON file parses` })
   return checks
 }
 

@@ -12,7 +12,8 @@ import { ChangedError } from '../store/atomic.js'
 import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
 import { LockTimeoutError, withLock } from '../store/lock.js'
 import { findProjectRoot } from '../store/project.js'
-import { HOOK_EVENTS, type HookEvent, type Launch } from './hooks.js'
+import { type ClaudeFound, EXEC_FORM_SINCE, atLeast, findClaude } from '../host/version.js'
+import { HOOK_EVENTS, type HookEvent, type HookForm, type Launch } from './hooks.js'
 import { inspectSettings } from './inspect.js'
 import { JsonParseError } from './jsonedit.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
@@ -126,6 +127,8 @@ export interface SetupOptions {
   project?: boolean
   dryRun?: boolean
   json?: boolean
+  /** The hook form to write; default: the one the Claude Code on PATH understands. */
+  hookForm?: HookForm
 }
 
 export interface SetupResult {
@@ -139,6 +142,10 @@ export interface SetupResult {
   createdFile: boolean
   node: string
   entry: string
+  /** exec (`command` + `args`) or shell (one command line). */
+  form: HookForm
+  /** The Claude Code version found on PATH, null when none answered. */
+  claude: string | null
   notes: string[]
   /** With --dry-run: the text the file would have. */
   preview?: string
@@ -167,9 +174,24 @@ function actionOf(plan: SetupPlan): SetupResult['action'] {
   return !plan.hadOurs && HOOK_EVENTS.every((e) => plan.events[e] === 'added') ? 'wired' : 'updated'
 }
 
+/**
+ * The form the hooks must take: asked for, or the one the Claude Code on PATH runs (exec form from
+ * 2.1.139; older versions ignore `args` and run node on the payload). Unknown: shell form, which every version runs.
+ */
+async function pickForm(asked: HookForm | undefined, launch: Launch, env: NodeJS.ProcessEnv): Promise<{ form: HookForm; claude: ClaudeFound | undefined; note?: string }> {
+  const claude = await findClaude(env)
+  if (asked) return { form: asked, claude }
+  if (launch.form) return { form: launch.form, claude }
+  if (!claude) return { form: 'shell', claude, note: 'no `claude` on PATH answered --version: wrote shell-form hooks, which every Claude Code version runs' }
+  if (atLeast(claude.version, EXEC_FORM_SINCE)) return { form: 'exec', claude }
+  return { form: 'shell', claude, note: `Claude Code ${claude.text} runs only shell-form hooks (exec form needs ${EXEC_FORM_SINCE.join('.')}): wrote that form (later versions run it too)` }
+}
+
 export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<SetupResult> {
   const { path, scope, root, backupDir } = await target(opts.project, ctx)
-  const launch = ctx.launch ?? currentLaunch()
+  const base = ctx.launch ?? currentLaunch()
+  const picked = await pickForm(opts.hookForm, base, ctx.deps.env)
+  const launch: Launch = { ...base, form: picked.form }
   try {
     await access(launch.entry)
   } catch {
@@ -186,7 +208,9 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
     createdFile: plan.created.file,
     node: launch.node,
     entry: launch.entry,
-    notes: plan.notes,
+    form: picked.form,
+    claude: picked.claude?.text ?? null,
+    notes: picked.note ? [...plan.notes, picked.note] : [...plan.notes],
     ...(opts.dryRun ? { preview: plan.after } : {}),
   })
   if (opts.dryRun) {

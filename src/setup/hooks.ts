@@ -18,22 +18,54 @@ export const OUR_HOOKS: Record<HookEvent, { hook: HookName; timeout: number }> =
 
 const HOOK_NAMES: readonly string[] = ['restore', 'check', 'precompact', 'stop']
 
-/** How the hooks start bookmark: absolute paths of node and of this package's bin/bookmark.cjs. */
+/**
+ * `exec`: `command` + `args`, spawned without a shell (Claude Code 2.1.139 and later); `shell`: one command
+ * line for `sh -c`, which every version runs (older ones ignore `args` and would run node alone).
+ */
+export type HookForm = 'exec' | 'shell'
+
+/** How the hooks start bookmark: absolute paths of node and of this package's bin/bookmark.cjs, and the form. */
 export interface Launch {
   node: string
   entry: string
+  /** Default `exec`. */
+  form?: HookForm
 }
 
-export interface Handler {
+/**
+ * What node runs (`node -e GUARD <entry> <hook>`): the entry only while it exists, so a package removed
+ * without `bookmark uninstall` leaves hooks that exit 0 silently instead of failing every session. It
+ * lives in the settings entry itself, not in a file, so there is nothing left for a user to delete
+ * that could break it. No `$`, no `'`: it survives both forms' quoting and ${VAR} substitution.
+ */
+export const GUARD = 'const f=process.argv[1];require("fs").existsSync(f)&&require(f)'
+
+export interface ExecHandler {
   type: 'command'
   command: string
-  args: [string, HookName]
+  args: string[]
   timeout: number
+}
+
+export interface ShellHandler {
+  type: 'command'
+  command: string
+  timeout: number
+}
+
+export type Handler = ExecHandler | ShellHandler
+
+/** A word for `sh -c` (and Git Bash): single-quoted unless it is plainly safe. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
 
 export function desiredHandler(event: HookEvent, launch: Launch): Handler {
   const { hook, timeout } = OUR_HOOKS[event]
-  return { type: 'command', command: launch.node, args: [launch.entry, hook], timeout }
+  if (launch.form === 'shell') {
+    return { type: 'command', command: [launch.node, '-e', GUARD, launch.entry].map(shellQuote).concat(hook).join(' '), timeout }
+  }
+  return { type: 'command', command: launch.node, args: ['-e', GUARD, launch.entry, hook], timeout }
 }
 
 /** A matcher group with no matcher: it runs for every source / trigger of the event. */
@@ -42,19 +74,22 @@ export function desiredGroup(event: HookEvent, launch: Launch): { hooks: Handler
 }
 
 const SHELL_FORM = /bookmark(?:\.c?js)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/
+const ENTRY = /(^|[\\/])bin[\\/]bookmark\.c?js$/
 
 /**
- * The bookmark command a handler runs, when the handler is ours: exec form with args[0] ending in
- * bin/bookmark.cjs (bin/bookmark.js in older installs) and args[1] a hook name, or a shell-form command
- * containing `bookmark.cjs <hook>`, `bookmark.js <hook>` or `bookmark <hook>` (older installs). Anything else is another tool's and is never touched.
+ * The bookmark command a handler runs, when the handler is ours: exec form with args `[entry, hook]`
+ * (older installs) or `['-e', code, entry, hook]`, entry ending in bin/bookmark.cjs (bin/bookmark.js in
+ * older installs), or a shell-form command containing `bookmark.cjs <hook>`, `bookmark.js <hook>` or
+ * `bookmark <hook>`. Anything else is another tool's and is never touched.
  */
 export function ourHookName(handler: unknown): HookName | undefined {
   if (!isObject(handler)) return undefined
   if (handler.type !== undefined && handler.type !== 'command') return undefined
   const args = handler.args
   if (Array.isArray(args)) {
-    const [entry, hook] = args as unknown[]
-    if (typeof entry === 'string' && /(^|[\\/])bin[\\/]bookmark\.c?js$/.test(entry) && typeof hook === 'string' && HOOK_NAMES.includes(hook)) return hook as HookName
+    const words = args.length === 4 && args[0] === '-e' ? args.slice(2) : args
+    const [entry, hook] = words as unknown[]
+    if (words.length === 2 && typeof entry === 'string' && ENTRY.test(entry) && typeof hook === 'string' && HOOK_NAMES.includes(hook)) return hook as HookName
     return undefined
   }
   if (typeof handler.command === 'string') {
@@ -62,4 +97,37 @@ export function ourHookName(handler: unknown): HookName | undefined {
     if (m) return m[1] as HookName
   }
   return undefined
+}
+
+/** Words of a POSIX shell command line: quotes ('…', "…" with \ escapes) and backslashes, no expansion. */
+export function shellWords(command: string): string[] {
+  const words: string[] = []
+  let word: string | undefined
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word)
+      word = undefined
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1)
+      word = (word ?? '') + command.slice(i + 1, end < 0 ? undefined : end)
+      i = end < 0 ? command.length : end
+    } else if (c === '"') {
+      word ??= ''
+      for (i++; i < command.length && command[i] !== '"'; i++) {
+        if (command[i] === '\\' && /["\\$`]/.test(command[i + 1] ?? '')) i++
+        word += command[i]
+      }
+    } else if (c === '\\' && i + 1 < command.length) {
+      word = (word ?? '') + command[++i]
+    } else word = (word ?? '') + c
+  }
+  if (word !== undefined) words.push(word)
+  return words
+}
+
+/** The bin/bookmark.cjs a handler of ours starts (exec or shell form), when it names one. */
+export function hookEntry(handler: { command?: string; args?: string[] }): string | undefined {
+  const words = handler.args ? [handler.command ?? '', ...handler.args] : shellWords(handler.command ?? '')
+  return words.find((w) => ENTRY.test(w))
 }

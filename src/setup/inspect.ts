@@ -5,7 +5,7 @@
 import { constants } from 'node:fs'
 import { access, readFile, stat } from 'node:fs/promises'
 import { delimiter, isAbsolute, join } from 'node:path'
-import { HOOK_EVENTS, type HookEvent, OUR_HOOKS } from './hooks.js'
+import { HOOK_EVENTS, type HookEvent, OUR_HOOKS, shellWords } from './hooks.js'
 import { JsonParseError, membersNamed, parseJson, toValue } from './jsonedit.js'
 import { findInEvent, hooksObject } from './plan.js'
 
@@ -47,14 +47,6 @@ async function executableResolves(cmd: string, env: NodeJS.ProcessEnv): Promise<
     if (dir !== '' && (await isFile(join(dir, cmd), constants.X_OK))) return true
   }
   return false
-}
-
-/** Words of a shell command, with simple single/double quoting. */
-function shellWords(command: string): string[] {
-  const words: string[] = []
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g
-  for (let m = re.exec(command); m; m = re.exec(command)) words.push(m[1] ?? m[2] ?? m[3] ?? '')
-  return words
 }
 
 async function resolves(command: string | undefined, args: string[] | undefined, env: NodeJS.ProcessEnv): Promise<boolean> {

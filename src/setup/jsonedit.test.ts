@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { GUARD } from './hooks.js'
 import {
   type ArrayNode,
   JsonParseError,
@@ -135,7 +136,7 @@ describe('planSetup / planUninstall', () => {
     const setup = planSetup(text, LAUNCH)
     expect(setup.changed).toBe(true)
     const value = toValue(parseJson(setup.after)) as { hooks: Record<string, { hooks: unknown[] }[]> }
-    expect(value.hooks.PreCompact!.at(-1)).toEqual({ hooks: [{ type: 'command', command: LAUNCH.node, args: [LAUNCH.entry, 'precompact'], timeout: 60 }] })
+    expect(value.hooks.PreCompact!.at(-1)).toEqual({ hooks: [{ type: 'command', command: LAUNCH.node, args: ['-e', GUARD, LAUNCH.entry, 'precompact'], timeout: 60 }] })
     expect(planSetup(setup.after, LAUNCH).changed).toBe(false)
     const un = planUninstall(setup.after, setup.created)
     expect(un.removed).toBe(4)
@@ -166,9 +167,9 @@ describe('planSetup / planUninstall', () => {
     const plan = planSetup(text, LAUNCH)
     expect(plan.hadOurs).toBe(true)
     const hooks = (toValue(parseJson(plan.after)) as { hooks: Record<string, { hooks: unknown[] }[]> }).hooks
-    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: LAUNCH.node, args: [LAUNCH.entry, 'restore'], timeout: 15 }] }])
-    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: LAUNCH.node, timeout: 15, args: [LAUNCH.entry, 'check'] }] }])
-    expect(hooks.Stop).toEqual([{ hooks: [other, { type: 'command', command: LAUNCH.node, args: [LAUNCH.entry, 'stop'], timeout: 60 }] }])
+    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: LAUNCH.node, args: ['-e', GUARD, LAUNCH.entry, 'restore'], timeout: 15 }] }])
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: LAUNCH.node, timeout: 15, args: ['-e', GUARD, LAUNCH.entry, 'check'] }] }])
+    expect(hooks.Stop).toEqual([{ hooks: [other, { type: 'command', command: LAUNCH.node, args: ['-e', GUARD, LAUNCH.entry, 'stop'], timeout: 60 }] }])
     expect(Object.values(plan.events)).toEqual(['updated', 'updated', 'updated', 'updated'])
   })
 

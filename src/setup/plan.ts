@@ -186,15 +186,16 @@ export function planSetup(text: string | undefined, launch: Launch): SetupPlan {
         if (em.value.items.length === 0) remember(pointer('hooks', event), interiorOf(current, em.value))
         return appendItem(current, em.value, desiredGroup(event, launch), style)
       }
-      const want = desiredHandler(event, launch)
-      if (!member(keep.handler, 'args')) {
-        // Shell form from an older install: the exec form replaces it whole (a partial edit would stop being ours).
+      const want: Record<string, unknown> = { ...desiredHandler(event, launch) }
+      if (!member(keep.handler, 'args') !== !('args' in want)) {
+        // The other form (an older install's shell form, or the form of another Claude Code version): replaced
+        // whole, keeping keys of the user's; a partial edit would stop being ours halfway.
         events[event] = 'updated'
-        const extras = Object.entries(toValue(keep.handler) as Record<string, unknown>).filter(([k]) => !(k in want))
+        const extras = Object.entries(toValue(keep.handler) as Record<string, unknown>).filter(([k]) => !(k in want) && k !== 'args')
         return replaceValue(current, keep.handler, { ...want, ...Object.fromEntries(extras) }, style)
       }
-      // args first: it is what makes the handler recognisably ours while the others change.
-      for (const key of ['args', 'command', 'type', 'timeout'] as const) {
+      // args (exec form) or command (shell form) first: it is what makes the handler recognisably ours while the others change.
+      for (const key of ['args', 'command', 'type', 'timeout'].filter((k) => k in want)) {
         const m = member(keep.handler, key)
         if (m && deepEqual(toValue(m.value), want[key])) continue
         if (events[event] === 'unchanged') events[event] = 'updated'

@@ -1,7 +1,8 @@
 /** Spawns the built CLI with a private HOME, CLAUDE_CONFIG_DIR and bookmark home. */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
+import { delimiter, join } from 'node:path'
 import { REPO_ROOT } from './corpus.js'
 import { tempDir } from './tmp.js'
 
@@ -13,12 +14,17 @@ export interface Sandbox {
   env: NodeJS.ProcessEnv
 }
 
-/** A temp world: HOME, ~/.claude and ~/.bookmark all inside it; nothing of the real user's is reachable. */
+/**
+ * A temp world: HOME, ~/.claude and ~/.bookmark all inside it; nothing of the real user's is reachable.
+ * Its PATH has no real `claude` (npm puts node_modules/.bin on it): a stand-in answers `--version` with
+ * 2.1.332, so setup writes the exec form here whatever the machine has; fakeClaude() changes it.
+ */
 export async function sandbox(): Promise<Sandbox> {
   const dir = tempDir('bm-e2e-')
   const home = join(dir, 'home')
+  const bin = join(dir, 'bin')
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    PATH: [bin, ...claudeFreePath()].join(delimiter),
     HOME: home,
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
     BOOKMARK_HOME: join(home, '.bookmark'),
@@ -26,7 +32,27 @@ export async function sandbox(): Promise<Sandbox> {
     NODE_OPTIONS: '',
   }
   await mkdir(home, { recursive: true })
+  await fakeClaude({ dir, home, env }, '2.1.332')
   return { dir, home, env }
+}
+
+/** This process's PATH without the folders that hold a `claude` (npm's node_modules/.bin, a user's own install). */
+export function claudeFreePath(): string[] {
+  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !existsSync(join(d, 'claude')))
+}
+
+/** Writes `<binDir>/claude`, which answers `--version` with `version` as Claude Code does. */
+export async function writeFakeClaude(binDir: string, version: string): Promise<void> {
+  await mkdir(binDir, { recursive: true })
+  await writeFile(join(binDir, 'claude'), `#!/bin/sh\necho "${version} (Claude Code)"\n`)
+  await chmod(join(binDir, 'claude'), 0o755)
+}
+
+/** The sandbox's `claude` answers `--version` with this version; null: there is no claude on its PATH. */
+export async function fakeClaude(sb: Sandbox, version: string | null): Promise<void> {
+  const file = join(sb.dir, 'bin', 'claude')
+  if (version === null) return rm(file, { force: true })
+  await writeFakeClaude(join(sb.dir, 'bin'), version)
 }
 
 export interface Run {
