@@ -25,6 +25,8 @@ export const KEYS = {
   staleRefuseHours: { default: 72, env: 'BOOKMARK_STALE_REFUSE_HOURS', min: 1, max: 8_760, integer: false, unit: 'hours', help: 'a handoff older than this is not injected' },
   indexCap: { default: 50, env: 'BOOKMARK_INDEX_CAP', min: 1, max: 10_000, integer: true, unit: 'snapshots', help: 'snapshots kept per project (older snapshot files are deleted)' },
   registryCap: { default: 500, env: 'BOOKMARK_REGISTRY_CAP', min: 1, max: 100_000, integer: true, unit: 'entries', help: 'entries kept in ~/.bookmark/registry.json' },
+  // A switch, so `subagents=false` reads as it is meant; on by default, as capture was before the key.
+  subagents: { default: 1, env: 'BOOKMARK_SUBAGENTS', min: 0, max: 1, integer: true, unit: 'switch', help: "0 = leave subagent activity out of capture (a subagent's files, commands, tools and task updates; the main agent's Task/Agent call stays as one record); 1 = capture it, its files marked [subagent]" },
   // A key, not a file of its own: every hook already reads the config files, so the switch costs no read.
   disable: { default: 0, env: 'BOOKMARK_DISABLE', min: 0, max: 1, integer: true, unit: 'switch', help: '1 = capture off: every hook exits silently (`bookmark off` / `bookmark on` set it for the project)' },
 } as const satisfies Record<string, KeySpec>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { extractText, snapshotOf } from '../../test/helpers/extract.js'
-import { type ExtractState, reviveState } from './model.js'
-import { assistantText, call, compactBoundary, compactSummary, jsonl, meta, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
+import { type ExtractState, createState, reviveState } from './model.js'
+import { agentProgress, assistantText, call, compactBoundary, compactSummary, jsonl, meta, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
 
 const bash = (id: string, command: string, out = '') => call(id, 'Bash', { command }, { stdout: out, stderr: '', interrupted: false, isImage: false })
 const files = (text: string, root = '/proj') => {
@@ -268,5 +268,68 @@ describe('pending tool calls', () => {
     const ids = ['toolu_a', '7', ...Array.from({ length: 499 }, (_, i) => `toolu_${i}`)]
     const { state } = extractText(calls(ids))
     expect(Object.keys(state.pending)).toEqual(['toolu_a', ...ids.slice(2)])
+  })
+})
+
+describe('the subagents key', () => {
+  // One session in the two shapes the corpus shows for a subagent's lines: inline with `isSidechain: true`
+  // (1.0.x, cc-1.0.98-inline-sidechains-*) and embedded in `agent_progress` records (2.1.12 … 2.1.63,
+  // cc-2.1.20-taskcreate-*). The main thread creates task #1, hands it to a subagent, and writes CLAUDE.md.
+  const session = (shape: 'sidechain' | 'progress') => {
+    const sub = (r: Record<string, unknown>) => (shape === 'sidechain' ? { ...r, isSidechain: true } : agentProgress(r, 'task1'))
+    const subCall = (id: string, name: string, input: Record<string, unknown>, result: unknown) => [sub(toolUse(id, name, input)), sub(toolResult(id, 'ok', { result }))]
+    return jsonl([
+      prompt('build the todo app'),
+      call('c1', 'TaskCreate', { subject: 'Create data models' }, { task: { id: '1', subject: 'Create data models' } }),
+      toolUse('task1', 'Task', { description: 'Create data models', prompt: 'Create the types in types/', subagent_type: 'general-purpose' }),
+      sub(prompt('Create the types in types/')),
+      subCall('s1', 'Write', { file_path: '/proj/types/todo.ts', content: 'export interface Todo {\n  id: string\n}\n' }, { type: 'create' }),
+      subCall('s2', 'Bash', { command: 'mv types/old.ts types/legacy.ts' }, { stdout: '', stderr: '' }),
+      subCall('s3', 'Bash', { command: 'rm notes/scratch.md' }, { stdout: '', stderr: '' }),
+      subCall('s4', 'TaskUpdate', { taskId: '1', status: 'completed' }, { success: true, taskId: '1', statusChange: { from: 'pending', to: 'completed' } }),
+      sub(assistantText('The types are in types/todo.ts.')),
+      toolResult('task1', 'The types are in types/todo.ts.', { result: { status: 'completed', content: [{ type: 'text', text: 'The types are in types/todo.ts.' }], totalToolUseCount: 4 } }),
+      call('w1', 'Write', { file_path: '/proj/CLAUDE.md', content: '# Todo\n' }, { type: 'create' }),
+      assistantText('Done: types and CLAUDE.md.'),
+    ])
+  }
+
+  it.each(['sidechain', 'progress'] as const)('on (the default) keeps what a subagent did, in the %s shape', (shape) => {
+    const text = session(shape)
+    const { state } = extractText(text, '/proj', createState(), { subagents: true })
+    expect(state).toEqual(extractText(text).state) // on is the behaviour without the key
+    expect(Object.values(state.files).map((f) => [f.path, f.op, f.from, f.subagent]).sort()).toEqual([
+      ['CLAUDE.md', 'created', undefined, false],
+      ['notes/scratch.md', 'deleted', undefined, true],
+      ['types/legacy.ts', 'moved', 'types/old.ts', true],
+      ['types/todo.ts', 'created', undefined, true],
+    ])
+    expect(state.subagentTools).toEqual({ Write: 1, Bash: 2, TaskUpdate: 1 })
+    expect(state.tasks['1']?.status).toBe('completed')
+    expect(state.counts.sidechainEntries).toBeGreaterThan(0)
+  })
+
+  it.each(['sidechain', 'progress'] as const)('off leaves out every trace of the subagent but the Task call, in the %s shape', (shape) => {
+    const { state } = extractText(session(shape), '/proj', createState(), { subagents: false })
+    expect(Object.keys(state.files)).toEqual(['CLAUDE.md'])
+    expect(state.outside).toEqual({})
+    expect(state.subagentTools).toEqual({})
+    expect(state.tools).toEqual({ TaskCreate: 1, Task: 1, Write: 1 })
+    // The task list is the main thread's view: the subagent's update is not applied.
+    expect(state.tasks['1']).toEqual({ id: '1', subject: 'Create data models', status: 'pending' })
+    expect(state.counts.sidechainEntries).toBe(0)
+    expect(state.errors).toEqual([])
+    // The main agent's own call stays: one record that a subagent ran.
+    expect(state.subagents).toEqual([{ description: 'Create data models', type: 'general-purpose', ts: expect.any(String), status: 'completed' }])
+    // The main thread's own words are untouched.
+    expect(state.prompts.map((p) => p.text)).toEqual(['build the todo app'])
+    expect(state.lastAssistant?.text).toBe('Done: types and CLAUDE.md.')
+    expect(JSON.stringify(state)).not.toContain('types/')
+  })
+
+  it('off records a Task call without a description by its type alone, never by the prompt it gave the subagent', () => {
+    const t = jsonl([call('a1', 'Task', { prompt: 'Create cmd/summarize.go with tests', subagent_type: 'dev' }, { status: 'completed' })])
+    expect(extractText(t).state.subagents).toMatchObject([{ description: 'Create cmd/summarize.go with tests', type: 'dev' }])
+    expect(extractText(t, '/proj', createState(), { subagents: false }).state.subagents).toMatchObject([{ description: '', type: 'dev', status: 'completed' }])
   })
 })

@@ -11,7 +11,14 @@ import { type ScriptNode, parseScript } from './shell.js'
 import { CAPS, type ExtractState, type PendingTool, type PromptRecord, type RunDelta, createDelta, createState } from './model.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 
-export type ExtractContext = FileContext
+export interface ExtractContext extends FileContext {
+  /**
+   * The `subagents` key; absent means true. False leaves out every entry a subagent wrote (sidechain lines, and
+   * the subagent messages 2.1.x embeds in `progress` lines): its files, commands, tools, task updates and line
+   * counts. The main agent's own Task/Agent call stays, as one record without the subagent's prompt.
+   */
+  subagents?: boolean
+}
 
 export { createDelta, createState }
 
@@ -199,6 +206,7 @@ function bump(map: Record<string, number>, key: string): void {
 }
 
 export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: ExtractContext, delta: RunDelta): void {
+  if (entry.sidechain && ctx.subagents === false) return
   state.counts.entries++
   delta.entries++
   if (entry.sidechain) state.counts.sidechainEntries++
@@ -327,7 +335,7 @@ function applyResult(
   ts: string | undefined,
 ): void {
   applyToolOutcome(state, tool, text, isError, ts)
-  if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError)
+  if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError, ctx.subagents !== false)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
     const git = !tool.sidechain && /\bgit\b/.test(command)

@@ -132,6 +132,11 @@ export interface ExtractState {
   microcompactions: number
   models: Record<string, number>
   lastMessageId?: string
+  /**
+   * Made with the `subagents` key off: subagent entries were left out. A capture with the key set otherwise
+   * reads the transcript again from its start rather than continue a state made the other way.
+   */
+  subagentsLeftOut?: true
   /** The model is answering our own Stop block (writing the handoff): its texts are not the session's last word. */
   inBookmarkFeedback?: boolean
   usage?: UsageRecord

@@ -11,8 +11,10 @@ export const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate', 'Tas
 /**
  * Applies a task-related tool call once its result is known. The TaskCreate list is shared by the main
  * thread and its subagents (and teammates), so their updates count; a subagent's TodoWrite list is its own.
+ * `subagents` is the key of that name: off, a Task/Agent call is recorded by its description alone, never by
+ * the prompt it gave the subagent (the subagent's request).
  */
-export function applyTaskTool(state: ExtractState, tool: PendingTool, result: unknown, resultText: string, isError: boolean): void {
+export function applyTaskTool(state: ExtractState, tool: PendingTool, result: unknown, resultText: string, isError: boolean, subagents = true): void {
   const input = tool.input
   switch (tool.name) {
     case 'TodoWrite': {
@@ -78,7 +80,7 @@ export function applyTaskTool(state: ExtractState, tool: PendingTool, result: un
     }
     case 'Task':
     case 'Agent': {
-      const description = cutRedacted(idString(input.description) ?? idString(input.prompt) ?? '', 300)
+      const description = cutRedacted(idString(input.description) ?? (subagents ? idString(input.prompt) : undefined) ?? '', 300)
       const rec: { description: string; type?: string; ts?: string; status?: string } = { description }
       const type = idString(input.subagent_type)
       if (type) rec.type = type

@@ -20,6 +20,8 @@ export interface Deps {
   log: (message: string) => void
   indexCap: number
   registryCap: number
+  /** The `subagents` key: false leaves subagent activity out of what a capture extracts. */
+  subagents: boolean
   /**
    * The moment (epoch ms) after which no lock is waited for; undefined: each lock's own wait (15 s). A hook answers
    * within 2 s whatever the store holds, so all its lock waits together end by this moment.
@@ -46,6 +48,7 @@ export function defaultDeps(env: NodeJS.ProcessEnv, log: (m: string) => void): D
     log,
     indexCap: 50,
     registryCap: 500,
+    subagents: true,
   }
 }
 
@@ -59,7 +62,7 @@ export interface Configured {
 export async function configured(deps: Deps, cwd: string, flags: Partial<Record<ConfigKey, unknown>> = {}): Promise<Configured> {
   const { root } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
   const resolved = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env, flags })
-  return { deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap }, resolved, projectRoot: root }
+  return { deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap, subagents: resolved.config.subagents === 1 }, resolved, projectRoot: root }
 }
 
 /** A folder that is not a project: the home folder itself or the file-system root. */

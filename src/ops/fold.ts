@@ -34,20 +34,23 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
       if (s.problem) notes.push(`state for session ${sid} was unusable (${s.problem}); reading the transcript from the start`)
       prevState = s.state
     }
-    if (!previous || !prevState || previous.transcript !== transcript || prevState.version !== STATE_VERSION) {
+    // A state made with the `subagents` key the other way holds (or lacks) the subagents' activity: read again.
+    const sameSubagents = (prevState?.subagentsLeftOut === true) === !deps.subagents
+    if (!previous || !prevState || previous.transcript !== transcript || prevState.version !== STATE_VERSION || !sameSubagents) {
       previous = undefined
       prevState = undefined
     }
 
     // What the stored state holds was redacted when it was written: its strings are not redacted again.
     const known = prevState ? knownRedacted(prevState) : undefined
-    const scanned = await scan({ transcript, cursor: previous?.cursor, state: prevState ? reviveState(prevState) : undefined, ctx: { projectRoot: root } })
+    const scanned = await scan({ transcript, cursor: previous?.cursor, state: prevState ? reviveState(prevState) : undefined, ctx: { projectRoot: root, subagents: deps.subagents } })
     const { state, delta, stats } = scanned
     // The transcript's stamp right after the read, kept when the read reached its end (a file appended to since is
     // longer than the cursor: no stamp, and the next capture compares bytes as before).
     const after = await statOrNone(transcript).catch(() => undefined)
     if (stats.restarted) notes.push('the transcript shrank or was rewritten since the last capture: read again from the start')
     state.sessionId = sid
+    if (!deps.subagents) state.subagentsLeftOut = true
 
     const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
     // The Stop payload's message as it would be stored (redacted, then cut), compared with what is stored.
@@ -85,6 +88,7 @@ export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureRe
           entries: stats.entries,
           restarted: stats.restarted,
           offset: stats.cursor.offset,
+          ...(deps.subagents ? {} : { subagentsLeftOut: true as const }),
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })

@@ -37,6 +37,8 @@ export interface CaptureInfo {
   entries: number
   restarted: boolean
   offset: number
+  /** Present when the `subagents` key was off: nothing a subagent did was extracted. */
+  subagentsLeftOut?: true
 }
 
 export interface Snapshot {
@@ -91,7 +93,7 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
   ...names<NonNullable<Snapshot['lastAssistant']>>({ ts: true, text: true, source: true }),
   ...names<Snapshot['tasks']>({ source: true, items: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
-  ...names<CaptureInfo>({ transcript: true, bytesRead: true, lines: true, skipped: true, entries: true, restarted: true, offset: true }),
+  ...names<CaptureInfo>({ transcript: true, bytesRead: true, lines: true, skipped: true, entries: true, restarted: true, offset: true, subagentsLeftOut: true }),
 ]
 
 export interface SnapshotMeta {

@@ -139,7 +139,7 @@ export function renderLatest(s: Snapshot): string {
   const notes: string[] = []
   if (s.compactions.length) notes.push(`${s.compactions.length} compaction${s.compactions.length > 1 ? 's' : ''}`)
   if (s.microcompactions) notes.push(`${s.microcompactions} microcompaction${s.microcompactions > 1 ? 's' : ''}`)
-  if (s.subagents.length) notes.push(`${s.subagents.length} subagent${s.subagents.length > 1 ? 's' : ''}`)
+  if (s.subagents.length) notes.push(`${s.subagents.length} subagent${s.subagents.length > 1 ? 's' : ''}${s.capture.subagentsLeftOut ? ' (their activity is not captured: `subagents` is 0)' : ''}`)
   const models = Object.keys(s.session.models)
   if (models.length) notes.push(`models: ${models.join(', ')}`)
   notes.push(`${s.requests.count} request${s.requests.count === 1 ? '' : 's'}`)

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { applyEntry, createDelta, createState } from '../../src/extract/extract.js'
+import { type ExtractContext, applyEntry, createDelta, createState } from '../../src/extract/extract.js'
 import type { ExtractState } from '../../src/extract/model.js'
 import { type ReadStats, readTranscript } from '../../src/transcript/read.js'
 import type { TranscriptEntry } from '../../src/transcript/types.js'
@@ -35,12 +35,13 @@ export async function firstCwd(path: string): Promise<string | undefined> {
   return cwd
 }
 
-/** Extraction of a whole corpus file in one read, with the session's first cwd as project root. */
-export async function extractCorpus(name: string, projectRoot?: string): Promise<{ state: ExtractState; stats: ReadStats; root: string }> {
+/** Extraction of a whole corpus file in one read, with the session's first cwd as project root; `options`: the `subagents` key. */
+export async function extractCorpus(name: string, projectRoot?: string, options: Omit<ExtractContext, 'projectRoot'> = {}): Promise<{ state: ExtractState; stats: ReadStats; root: string }> {
   const path = claudePath(name)
   const root = projectRoot ?? (await firstCwd(path)) ?? '/'
   const state = createState()
   const delta = createDelta()
-  const stats = await readTranscript(path, undefined, (e) => applyEntry(state, e, { projectRoot: root }, delta))
+  const ctx: ExtractContext = { ...options, projectRoot: root }
+  const stats = await readTranscript(path, undefined, (e) => applyEntry(state, e, ctx, delta))
   return { state, stats, root }
 }

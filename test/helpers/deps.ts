@@ -18,6 +18,7 @@ export async function testDeps(overrides: Partial<Deps> = {}): Promise<Deps & { 
     log: (m) => logs.push(m),
     indexCap: 50,
     registryCap: 500,
+    subagents: true,
     ...overrides,
   }
 }

@@ -1,13 +1,15 @@
 /** Runs the pure pipeline (parse -> extract -> snapshot) over transcript text, for table tests. */
-import { applyEntry, createDelta, createState } from '../../src/extract/extract.js'
+import { type ExtractContext, applyEntry, createDelta, createState } from '../../src/extract/extract.js'
 import type { ExtractState, RunDelta } from '../../src/extract/model.js'
 import { type Snapshot, toSnapshot } from '../../src/snapshot/model.js'
 import { parseLine } from '../../src/transcript/parse.js'
 
-export function extractText(text: string, projectRoot = '/proj', state: ExtractState = createState()): { state: ExtractState; delta: RunDelta } {
+/** `options`: the rest of the extraction context (the `subagents` key). */
+export function extractText(text: string, projectRoot = '/proj', state: ExtractState = createState(), options: Omit<ExtractContext, 'projectRoot'> = {}): { state: ExtractState; delta: RunDelta } {
   const delta = createDelta()
+  const ctx: ExtractContext = { ...options, projectRoot }
   text.split('\n').forEach((line, i) => {
-    for (const entry of parseLine(line, i + 1).entries) applyEntry(state, entry, { projectRoot }, delta)
+    for (const entry of parseLine(line, i + 1).entries) applyEntry(state, entry, ctx, delta)
   })
   return { state, delta }
 }

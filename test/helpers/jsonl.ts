@@ -71,6 +71,16 @@ export function compactSummary(o: LineOpts = {}): Record<string, unknown> {
   return { ...envelope('user', o), isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued from a previous conversation that ran out of context. Summary: ...' } }
 }
 
+/**
+ * A subagent's line as Claude Code 2.1.12 … 2.1.63 writes it into the main transcript: a `progress` record
+ * (not itself a sidechain line) whose `data.message` holds the subagent's message, without the envelope's
+ * `isSidechain` and without `toolUseResult` (corpus cc-2.1.20-taskcreate-local-command-mcp-*).
+ */
+export function agentProgress(inner: Record<string, unknown>, parentToolUseId: string, o: LineOpts = {}): Record<string, unknown> {
+  const message = { type: inner.type, message: inner.message, uuid: inner.uuid, timestamp: inner.timestamp }
+  return { ...envelope('progress', o), data: { type: 'agent_progress', agentId: 'a333efa', prompt: '', normalizedMessages: [], message }, toolUseID: `agent_msg_${counter}`, parentToolUseID: parentToolUseId }
+}
+
 /** A tool call and its successful result. */
 export function call(id: string, name: string, input: Record<string, unknown>, result: unknown = { stdout: '', stderr: '', interrupted: false, isImage: false }, o: LineOpts = {}): Record<string, unknown>[] {
   return [toolUse(id, name, input, o), toolResult(id, typeof result === 'string' ? result : 'ok', { ...o, result })]
