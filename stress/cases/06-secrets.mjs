@@ -1,5 +1,5 @@
 /**
- * 6. Secrets: one session's transcript carries planted secrets of 129 kinds (68 in the formats README names,
+ * 6. Secrets: one session's transcript carries planted secrets of 129 kinds (68 in the formats docs/STORE.md names,
  * 33 credential forms of issue 15, 28 more that scanners such as gitleaks know), each in prompts (also cut exactly across the 500-character
  * prompt cap), shell commands (a git commit message, a failing command), tool outputs (errors), file
  * contents (Write, Edit, a Write whose result never came), file paths, todos, a plan, a subagent prompt,

@@ -3,7 +3,7 @@
  * (`ctx`: a bare token, an env assignment, a URL, a header, a PEM block...) and the part that must never be
  * written (`secret`). Bodies are random from a seeded PRNG, so no two runs' values collide with real text.
  *
- * `documented: true` marks the formats README names (AWS, GitHub, GitLab, OpenAI/Anthropic, Slack, Stripe,
+ * `documented: true` marks the formats docs/STORE.md names (AWS, GitHub, GitLab, OpenAI/Anthropic, Slack, Stripe,
  * Google, "many other key formats", private keys, JWTs, Bearer tokens, credentials in URLs, password=
  * assignments, .env values); `documented: ISSUE15` marks the credential forms of issue 15; the others are
  * common formats scanners such as gitleaks know.
@@ -115,7 +115,7 @@ export const KINDS = [
   ['cli-password-flag', true, (r) => { const v = chars(r, 16, ALNUM); return { ctx: `mysql -h db.internal -u root --password ${v} prod`, secret: v } }],
   ['netrc-password', true, (r) => { const v = chars(r, 20, ALNUM); return { ctx: `machine api.example.com login deploy password ${v}`, secret: v } }],
   ['curl-user-password', true, (r) => { const v = chars(r, 18, ALNUM); return { ctx: `curl -u admin:${v} https://ci.example.com/api`, secret: v } }],
-  // common formats beyond README's list
+  // common formats beyond the list in docs/STORE.md
   ['planetscale-token', false, (r) => { const v = `pscale_tkn_${chars(r, 43, URLSAFE)}`; return { ctx: v, secret: v } }],
   ['pulumi-token', false, (r) => { const v = `pul-${chars(r, 40, HEX)}`; return { ctx: v, secret: v } }],
   ['flyio-token', false, (r) => { const v = `fo1_${chars(r, 43, URLSAFE)}`; return { ctx: v, secret: v } }],
