@@ -77,6 +77,12 @@ describe('the handler setup writes', () => {
     expect(GUARD).not.toMatch(/[$'`]/)
   })
 
+  it('templates/settings.hooks.json is exactly what setup writes in the exec form', async () => {
+    const template = JSON.parse(await readFile(join(REPO_ROOT, 'templates', 'settings.hooks.json'), 'utf8')) as { hooks: Hooks }
+    const launch = { node: '{{node}}', entry: '{{entry}}', form: 'exec' as const }
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'] as const) expect(template.hooks[event]).toEqual([{ hooks: [desiredHandler(event, launch)] }])
+  })
+
   it('is the exec form for Claude Code 2.1.139 and later, the shell form before and when no claude answers', async () => {
     const form = async (): Promise<{ form: string; claude: string | null; notes: string[] }> => {
       const r = await runCli(['setup', '--json'], { env: sb.env })
