@@ -49,7 +49,7 @@ function tree(dir) {
 
 const wiredStop = (path) => {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')).hooks?.Stop?.some((g) => g.hooks?.some((h) => h.args?.[1] === 'stop')) === true
+    return JSON.parse(readFileSync(path, 'utf8')).hooks?.Stop?.some((g) => g.hooks?.some((h) => /bookmark\.cjs'? stop$/.test([h.command, ...(h.args ?? [])].join(' ')))) === true
   } catch {
     return false
   }
