@@ -113,6 +113,33 @@ describe('bookmark doctor', () => {
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^info not read: ${join(store, 'config.json')}`)))
   })
 
+  it('warns when the hooks are wired but no rule lets the model write the handoff, with the fix', async () => {
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
+    const settings = join(sb.env.CLAUDE_CONFIG_DIR!, 'settings.json')
+    const handoff = join(project, '.bookmark', 'bookmark.context.md')
+    const rule = 'Edit(//**/.bookmark/bookmark.context.md)'
+    expect((await doctor()).checks).toContainEqual({ id: 'permissions', status: 'ok', message: `the model may write the handoff ${handoff} without asking (${rule} in ${settings})` })
+    const wired = JSON.parse(await readFile(settings, 'utf8'))
+    wired.permissions.allow = ['Bash(git *)', 'Write(//**/.bookmark/bookmark.context.md)'] // Write(path) rules match nothing (docs/PERMISSIONS.md)
+    await writeFile(settings, JSON.stringify(wired))
+    const d = await doctor()
+    expect(d.checks).toContainEqual({
+      id: 'permissions',
+      status: 'warn',
+      message: `hooks are wired in ${settings}, but no permissions.allow rule lets the model write the handoff ${handoff}: Claude Code asks every time, and claude -p denies it`,
+      fix: 'run `bookmark setup` (it adds the rule; docs/PERMISSIONS.md)',
+    })
+    expect(d.text).toContain('fix: run `bookmark setup` (it adds the rule')
+    // A rule in another settings file Claude Code reads counts too: the project's, by the absolute path.
+    await mkdir(join(project, '.claude'))
+    await writeFile(join(project, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { allow: [`Edit(/${handoff})`] } }))
+    expect((await doctor()).checks.filter((c) => c.id === 'permissions').map((c) => c.status)).toEqual(['ok'])
+    // setup puts the rule back; a deny rule that matches wins over it.
+    expect((await runCli(['setup'], { env: sb.env, cwd: project })).stdout).toContain(`(permissions.allow): ${rule}`)
+    await writeFile(join(project, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Edit(.bookmark/**)'] } }))
+    expect((await doctor()).checks.filter((c) => c.id === 'permissions').map((c) => c.status)).toEqual(['warn'])
+  })
+
   it('reports a narrative that git tracks', async () => {
     await runCli(['setup'], { env: sb.env, cwd: project })
     await mkdir(join(project, '.bookmark'), { recursive: true })

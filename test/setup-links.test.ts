@@ -56,7 +56,7 @@ describe('a dangling settings link (dotfiles not checked out yet)', () => {
     expect(readdirSync(claudeDir)).toEqual(['settings.json'])
     const u = await cli(['uninstall'])
     expect(u.code).toBe(0)
-    expect(u.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\n`)
+    expect(u.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: Edit(//**/.bookmark/bookmark.context.md)\n`)
     expect(lstatSync(settings).isSymbolicLink()).toBe(true) // the user's link is theirs: left dangling as it was
     expect(existsSync(target)).toBe(false)
     expect(readdirSync(dotfiles)).toEqual([])

@@ -51,6 +51,10 @@ async function backups(dir = claudeDir): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.includes('.bookmark-backup-'))
 }
 
+/** The permission rule user-scope setup adds so the model may write its handoff (docs/PERMISSIONS.md). */
+const RULE = 'Edit(//**/.bookmark/bookmark.context.md)'
+const ALLOWED = `allowed the model to write its handoff without asking (permissions.allow): ${RULE}\n`
+
 const OTHER = { type: 'command', command: '/usr/local/bin/other-tool', args: ['hook', 'x'], timeout: 5 }
 
 /** Odd but valid formatting: 4-space indent, compact arrays, unicode escapes, unusual key order, other tools' hooks. */
@@ -80,7 +84,8 @@ describe('bookmark setup', () => {
     const r = await setup()
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(`wired 4 hooks into ${settings} (new file)\n`)
+    expect(r.stdout).toBe(`wired 4 hooks into ${settings} (new file)\n${ALLOWED}`)
+    expect(JSON.parse(await readFile(settings, 'utf8')).permissions).toEqual({ allow: [RULE] })
     const hooks = await hooksOf()
     for (const event of Object.keys(EVENTS) as (keyof typeof EVENTS)[]) expect(hooks[event]).toEqual([{ hooks: [ours(event)] }])
     expect(Object.keys(hooks)).toEqual(Object.keys(EVENTS))
@@ -94,13 +99,15 @@ describe('bookmark setup', () => {
     await writeSettings(RICH)
     const r = await setup()
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(new RegExp(`^wired 4 hooks into ${settings} \\(backup: ${settings}\\.bookmark-backup-\\d{8}T\\d{6}\\.\\d{3}Z\\)\\n$`))
+    expect(r.stdout).toMatch(new RegExp(`^wired 4 hooks into ${settings} \\(backup: ${settings}\\.bookmark-backup-\\d{8}T\\d{6}\\.\\d{3}Z\\)\\n`))
+    expect(r.stdout.split('\n')[1]).toBe(ALLOWED.trimEnd())
     const after = await readFile(settings, 'utf8')
     // Exactly the original bytes plus our text, laid out as JSON.stringify(…, null, 4) would at that depth,
     // and on one line inside the array the user wrote on one line.
     const block = (v: unknown, indent: string): string => JSON.stringify(v, null, 4).replace(/\n/g, `\n${indent}`)
     const inline = (v: unknown): string => JSON.stringify(v).replace(/":/g, '": ').replace(/,"/g, ', "')
-    const expected = RICH.replace('"timeout": 5}]}],', `"timeout": 5}]},${inline({ hooks: [ours('Stop')] })}],`)
+    const expected = RICH.replace('"allow": ["Bash(git *)","Read"]', `"allow": ["Bash(git *)","Read",${JSON.stringify(RULE)}]`)
+      .replace('"timeout": 5}]}],', `"timeout": 5}]},${inline({ hooks: [ours('Stop')] })}],`)
       .replace('            }\n        ],', `            },\n            ${block({ hooks: [ours('SessionStart')] }, '            ')}\n        ],`)
       .replace(
         '"command": "fmt"}]}]\n',
@@ -110,9 +117,9 @@ describe('bookmark setup', () => {
     const value = JSON.parse(after)
     const original = JSON.parse(RICH)
     expect(Object.keys(value)).toEqual(Object.keys(original))
-    for (const k of Object.keys(original)) if (k !== 'hooks') expect(value[k]).toEqual(original[k])
+    for (const k of Object.keys(original)) if (k !== 'hooks' && k !== 'permissions') expect(value[k]).toEqual(original[k])
     expect(after).toContain('"GREETING": "caf\\u00e9 \\ud83d\\ude00", "PATHS": "a\\/b"')
-    expect(after).toContain('"permissions": {"allow": ["Bash(git *)","Read"], "deny": [ ]},')
+    expect(after).toContain(`"permissions": {"allow": ["Bash(git *)","Read",${JSON.stringify(RULE)}], "deny": [ ]},`)
     expect(after).toContain('"zeta": 1.50, "alpha": [1,2,3],')
     const hooks = value.hooks as Hooks
     expect(Object.keys(hooks)).toEqual(['Stop', 'SessionStart', 'PostToolUse', 'UserPromptSubmit', 'PreCompact'])
@@ -191,8 +198,8 @@ describe('bookmark setup', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(new RegExp(`^updated ${settings}: SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated \\(backup: `))
     const after = await readFile(settings, 'utf8')
-    // Only the two values changed, where they were.
-    expect(after.split(JSON.stringify(NODE)).join(JSON.stringify(oldNode)).split(JSON.stringify(ENTRY)).join(JSON.stringify(oldEntry))).toBe(text)
+    // Only the two values changed, where they were; the permission rule came after them.
+    expect(after.split(JSON.stringify(NODE)).join(JSON.stringify(oldNode)).split(JSON.stringify(ENTRY)).join(JSON.stringify(oldEntry))).toBe(text.replace(/\n}$/, `,\n  "permissions": {\n    "allow": [\n      ${JSON.stringify(RULE)}\n    ]\n  }\n}`))
     const hooks = await hooksOf()
     expect(hooks.UserPromptSubmit).toEqual([{ hooks: [OTHER, ours('UserPromptSubmit')] }])
     expect(hooks.Stop).toEqual([{ hooks: [ours('Stop')] }])
@@ -207,9 +214,13 @@ describe('bookmark setup', () => {
     const local = join(project, '.claude', 'settings.local.json')
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'wired', path: local, scope: 'project', changed: true, dryRun: false })
     expect((await hooksOf(local)).Stop).toEqual([{ hooks: [ours('Stop')] }])
+    // Project settings allow exactly this project's handoff, by its absolute path.
+    const rule = `Edit(/${join(project, '.bookmark', 'bookmark.context.md')})`
+    expect(JSON.parse(r.stdout).permissions).toEqual({ rules: [rule], added: [rule] })
+    expect(JSON.parse(await readFile(local, 'utf8')).permissions).toEqual({ allow: [rule] })
     expect(existsSync(settings)).toBe(false)
     const out = await uninstall(['--project'], project)
-    expect(out.stdout).toBe(`removed 4 hooks from ${local} and deleted it (setup had created it)\n`)
+    expect(out.stdout).toBe(`removed 4 hooks from ${local} and deleted it (setup had created it)\nremoved the handoff permission: ${rule}\n`)
     expect(existsSync(join(project, '.claude'))).toBe(false)
     const outside = await setup(['--project'], sb.home)
     expect(outside.code).toBe(1)
@@ -264,6 +275,37 @@ describe('bookmark setup', () => {
     expect(outs.filter((o) => o.startsWith(`wired 4 hooks into ${settings}`))).toHaveLength(1)
     const hooks = await hooksOf()
     for (const event of Object.keys(EVENTS) as (keyof typeof EVENTS)[]) expect(hooks[event]).toEqual([{ hooks: [ours(event)] }])
+  })
+
+  it('allows the handoff write once; --dry-run and --json show the rule; a rule the user had stays after uninstall', async () => {
+    const text = `{\n  "permissions": {\n    "allow": [${JSON.stringify(RULE)}]\n  }\n}\n`
+    await writeSettings('{}')
+    const dry = await setup(['--dry-run', '--json'])
+    expect(JSON.parse(dry.stdout)).toMatchObject({ action: 'wired', dryRun: true, permissions: { rules: [RULE], added: [RULE] } })
+    expect(JSON.parse(JSON.parse(dry.stdout).preview).permissions).toEqual({ allow: [RULE] })
+    expect((await setup(['--dry-run'])).stdout).toContain(`would allow the model to write its handoff without asking (permissions.allow): ${RULE}\n`)
+    expect(await readFile(settings, 'utf8')).toBe('{}')
+    // The user wrote the same rule before setup: not added twice, not recorded as ours, kept by uninstall.
+    await writeSettings(text)
+    const r = await setup(['--json'])
+    expect(JSON.parse(r.stdout).permissions).toEqual({ rules: [RULE], added: [] })
+    expect(JSON.parse(await readFile(settings, 'utf8')).permissions).toEqual({ allow: [RULE] })
+    const u = await uninstall(['--json'])
+    expect(JSON.parse(u.stdout)).toMatchObject({ action: 'removed', removed: 4, rules: [] })
+    expect(await readFile(settings, 'utf8')).toBe(text)
+  })
+
+  it('adds the rule to an install from before it (hooks only) and says what changed', async () => {
+    await writeSettings('{}\n')
+    await setup()
+    const wired = JSON.parse(await readFile(settings, 'utf8'))
+    delete wired.permissions
+    await writeFile(settings, `${JSON.stringify(wired, null, 2)}\n`)
+    const r = await setup()
+    expect(r.stdout).toMatch(new RegExp(`^updated ${settings} \\(backup: [^)]+\\)\\n${ALLOWED.replace(/[()*/.]/g, '\\$&')}$`))
+    expect(JSON.parse(await readFile(settings, 'utf8')).permissions).toEqual({ allow: [RULE] })
+    expect((await uninstall()).code).toBe(0)
+    expect(await readFile(settings, 'utf8')).toBe('{}\n')
   })
 
   it('--dry-run writes nothing and shows the text', async () => {
@@ -326,7 +368,7 @@ describe('bookmark uninstall', () => {
     expect(existsSync(join(project, '.bookmark'))).toBe(true)
     const r = await uninstall(['--purge', '--yes'], project)
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\ndeleted ${join(project, '.bookmark')}\ndeleted ${sb.env.BOOKMARK_HOME}\n`)
+    expect(r.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: ${RULE}\ndeleted ${join(project, '.bookmark')}\ndeleted ${sb.env.BOOKMARK_HOME}\n`)
     expect(existsSync(join(project, '.bookmark'))).toBe(false)
     expect(existsSync(sb.env.BOOKMARK_HOME!)).toBe(false)
   })

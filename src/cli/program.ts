@@ -225,7 +225,7 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('setup')
-    .description("wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json); touches nothing else in the file")
+    .description("wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); touches nothing else in the file")
     .option('--project', "write <project>/.claude/settings.local.json instead of the user settings")
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
@@ -236,7 +236,7 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('uninstall')
-    .description('remove exactly the hooks setup wired, leaving the settings as they were (--purge: also delete the stored data)')
+    .description('remove exactly the hooks and the permission rule setup added, leaving the settings as they were (--purge: also delete the stored data)')
     .option('--project', "the project's .claude/settings.local.json instead of the user settings")
     .option('--purge', "also delete this project's .bookmark/ and the bookmark home (~/.bookmark), after confirmation")
     .option('--yes', 'confirm --purge without asking (for scripts)')

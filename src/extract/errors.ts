@@ -67,6 +67,18 @@ export function errorTarget(tool: PendingTool): string {
   return cutRedacted(plainTarget(tool), TARGET_MAX)
 }
 
+/**
+ * Our own handoff (`<project>/.bookmark/bookmark.context.md`, and the home-scope one in the default bookmark home
+ * `~/.bookmark`): a write of it that failed or was not permitted ("Claude requested permissions to write to …, but
+ * you haven't granted it yet.") is bookmark's business, reported by `bookmark doctor`, not the next session's.
+ */
+const HANDOFF_FILE = /(?:^|[\\/])\.bookmark[\\/]bookmark\.context\.md$/
+
+function targetsHandoff(tool: PendingTool): boolean {
+  const file = str((rawTargets.get(tool.input) ?? tool.input).file_path)
+  return file !== undefined && HANDOFF_FILE.test(file)
+}
+
 /** A rejection by the user is a decision, not an error. */
 function isRejection(text: string): boolean {
   return /^The user doesn't want to (proceed|take this action)/.test(text) || text.includes('[Request interrupted by user')
@@ -113,7 +125,7 @@ export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultT
     }
     return
   }
-  if (isRejection(resultText)) return
+  if (isRejection(resultText) || targetsHandoff(tool)) return
   const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
   const when = ts ?? tool.ts
   if (when !== undefined) rec.ts = when

@@ -214,6 +214,27 @@ describe('errors and git', () => {
     ])
   })
 
+  it('drops failed writes of our own handoff (a denied permission), keeps those of other files', () => {
+    // The tool_result text Claude Code 2.1.332 gives in claude -p when no rule allows the write (docs/PERMISSIONS.md).
+    const denied = (path: string) => `Claude requested permissions to write to ${path}, but you haven't granted it yet.`
+    const t = jsonl([
+      toolUse('w1', 'Write', { file_path: '/proj/.bookmark/bookmark.context.md', content: '# Handoff' }),
+      toolResult('w1', denied('/proj/.bookmark/bookmark.context.md'), { isError: true }),
+      toolUse('w2', 'Write', { file_path: '/home/u/.bookmark/bookmark.context.md', content: '# Handoff' }),
+      toolResult('w2', denied('/home/u/.bookmark/bookmark.context.md'), { isError: true }),
+      toolUse('w3', 'Write', { file_path: '/proj/.bookmark/bookmark.context.md', content: '# Handoff' }),
+      toolResult('w3', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', { isError: true }),
+      toolUse('w4', 'Write', { file_path: '/proj/notes/bookmark.context.md', content: 'x' }),
+      toolResult('w4', denied('/proj/notes/bookmark.context.md'), { isError: true }),
+      toolUse('w5', 'Write', { file_path: '/proj/.bookmark/other.md', content: 'x' }),
+      toolResult('w5', denied('/proj/.bookmark/other.md'), { isError: true }),
+    ])
+    expect(extractText(t).state.errors.map((e) => [e.tool, e.target, e.message])).toEqual([
+      ['Write', '/proj/notes/bookmark.context.md', denied('/proj/notes/bookmark.context.md')],
+      ['Write', '/proj/.bookmark/other.md', denied('/proj/.bookmark/other.md')],
+    ])
+  })
+
   it('records commits with hash and message, branch changes and pushes', () => {
     const t = jsonl([
       ...bash('g1', 'git checkout -b feature/x', "Switched to a new branch 'feature/x'"),

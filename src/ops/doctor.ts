@@ -19,6 +19,7 @@ import { trustChecks } from './trust.js'
 import { type WiredHook, probeHooks } from './probe.js'
 import { EXEC_FORM_SINCE, atLeast, findClaude } from '../host/version.js'
 import { hookEntry } from '../setup/hooks.js'
+import { handoffPermissionChecks } from './handoff-permission.js'
 import { readRegularFile } from '../shared/fsp.js'
 import { readRegistry } from '../store/registry.js'
 import { type Deps, isHomeScope } from './context.js'
@@ -227,6 +228,7 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
   else checks.push({ id: 'project', status: 'ok', message: `project root ${choice.root} (${choice.reason === 'git' ? 'git top level' : choice.reason === 'claude-project-dir' ? 'CLAUDE_PROJECT_DIR' : 'the working directory: not in a git repository'})` })
 
   checks.push(...(await hookChecks(home ? undefined : choice.root, deps)))
+  checks.push(...(await handoffPermissionChecks(home ? undefined : choice.root, deps)))
 
   if (!home) {
     const l = projectLayout(choice.root)

@@ -16,6 +16,7 @@ import { type ClaudeFound, EXEC_FORM_SINCE, atLeast, findClaude } from '../host/
 import { HOOK_EVENTS, type HookEvent, type HookForm, type Launch } from './hooks.js'
 import { inspectSettings } from './inspect.js'
 import { JsonParseError } from './jsonedit.js'
+import { handoffRules } from './permission.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
 import {
   SetupError,
@@ -147,6 +148,8 @@ export interface SetupResult {
   /** The Claude Code version found on PATH, null when none answered. */
   claude: string | null
   notes: string[]
+  /** The rules in `permissions.allow` that let the model write the handoff without a prompt, and those this run added. */
+  permissions: { rules: string[]; added: string[] }
   /** With --dry-run: the text the file would have. */
   preview?: string
 }
@@ -161,6 +164,9 @@ function mergeRecord(old: SetupRecord | undefined, plan: SetupPlan, dirs: string
       hooks: old.created.hooks || plan.created.hooks,
       events: [...new Set([...old.created.events, ...plan.created.events])],
       interiors: { ...plan.created.interiors, ...old.created.interiors },
+      permissions: (old.created.permissions ?? false) || (plan.created.permissions ?? false),
+      allow: (old.created.allow ?? false) || (plan.created.allow ?? false),
+      rules: [...new Set([...(old.created.rules ?? []), ...(plan.created.rules ?? [])])],
     },
     createdDirs: old.createdDirs.length > 0 ? old.createdDirs : dirs,
     node: launch.node,
@@ -192,6 +198,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
   const base = ctx.launch ?? currentLaunch()
   const picked = await pickForm(opts.hookForm, base, ctx.deps.env)
   const launch: Launch = { ...base, form: picked.form }
+  const rules = root ? handoffRules({ scope: 'project', root }) : handoffRules({ scope: 'user', bookmarkHome: resolve(ctx.deps.bookmarkHome) })
   try {
     await access(launch.entry)
   } catch {
@@ -211,13 +218,14 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
     form: picked.form,
     claude: picked.claude?.text ?? null,
     notes: picked.note ? [...plan.notes, picked.note] : [...plan.notes],
+    permissions: { rules, added: plan.rulesAdded },
     ...(opts.dryRun ? { preview: plan.after } : {}),
   })
   if (opts.dryRun) {
     const file = await readSettings(path)
     let plan: SetupPlan
     try {
-      plan = planSetup(file.text, launch)
+      plan = planSetup(file.text, launch, rules)
     } catch (e) {
       explain(path, e)
     }
@@ -227,7 +235,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
   try {
     dirs = await makeDirs(dirname(path))
     const out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
-      const plan = planSetup(file.text, launch)
+      const plan = planSetup(file.text, launch, rules)
       if (!plan.changed) return result(plan, null)
       await assertWritable(file)
       const backup = await replaceWithBackup(file, plan.after, ctx.deps.now(), backupDir)
@@ -273,8 +281,10 @@ export function setupText(r: SetupResult): string {
   let line: string
   if (r.action === 'unchanged') line = `already set up ${r.path}`
   else if (r.action === 'wired') line = r.dryRun ? `would wire 4 hooks into ${r.path}` : `wired 4 hooks into ${r.path}${backup}`
-  else line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}${r.dryRun ? '' : backup}`
-  const lines = [line, ...r.notes.map((n) => `note: ${n}`)]
+  else line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}${changed.length ? `: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}` : ''}${r.dryRun ? '' : backup}`
+  const lines = [line]
+  if (r.permissions.added.length > 0) lines.push(`${r.dryRun ? 'would allow' : 'allowed'} the model to write its handoff without asking (permissions.allow): ${r.permissions.added.join(', ')}`)
+  lines.push(...r.notes.map((n) => `note: ${n}`))
   if (r.dryRun && r.changed && r.preview !== undefined) lines.push('', '--- the file would read:', r.preview.trimEnd())
   return lines.join('\n')
 }
@@ -302,6 +312,8 @@ export interface UninstallResult {
   removed: number
   events: string[]
   deletedFile: boolean
+  /** The permission rules setup had added, removed from `permissions.allow`. */
+  rules: string[]
   /** The file was (or would be) changed. */
   changed: boolean
   backup: string | null
@@ -374,6 +386,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     removed: plan?.removed ?? 0,
     events: plan?.events ?? [],
     deletedFile: plan?.deleteFile ?? false,
+    rules: plan?.rules ?? [],
     changed: plan?.changed ?? false,
     backup,
     purged,
@@ -426,11 +439,14 @@ export function uninstallText(r: UninstallResult): string {
   if (r.action === 'removed') {
     const tail = r.deletedFile ? ` and ${r.dryRun ? 'delete' : 'deleted'} it (setup had created it)` : r.backup ? ` (backup: ${r.backup})` : ''
     lines.push(`${verb} ${plural(r.removed, 'hook')} from ${r.path}${tail}`)
+  } else if (r.rules.length > 0) {
+    lines.push(`${verb} the handoff permission from ${r.path}${r.deletedFile ? ` and ${r.dryRun ? 'delete' : 'deleted'} it (setup had created it)` : ''}`)
   } else if (r.changed) {
     lines.push(`${r.dryRun ? 'would clean up' : 'cleaned up'} ${r.path}: empty entries setup had created${r.deletedFile ? ` (${r.dryRun ? 'would delete' : 'deleted'} the file)` : ''}`)
   } else {
     lines.push(`no bookmark hooks in ${r.path}`)
   }
+  if (r.action === 'removed' && r.rules.length > 0) lines.push(`${verb} the handoff permission: ${r.rules.join(', ')}`)
   for (const d of r.purged) lines.push(`${r.dryRun ? 'would delete' : 'deleted'} ${d}`)
   return lines.join('\n')
 }

@@ -3,6 +3,8 @@
  * Each step parses the current text, makes one edit and starts again, so every offset is fresh.
  */
 import { isObject } from '../shared/json.js'
+import { type PermissionCreated, addRuleStep, removeRuleStep } from './permission.js'
+import { SettingsShapeError, pointer, rootObject, single } from './shape.js'
 import { type HookEvent, HOOK_EVENTS, type HookName, type Launch, OUR_HOOKS, desiredGroup, desiredHandler, ourHookName } from './hooks.js'
 import {
   type ArrayNode,
@@ -14,7 +16,6 @@ import {
   insertMember,
   interiorOf,
   member,
-  membersNamed,
   parseJson,
   removeElement,
   replaceValue,
@@ -22,11 +23,10 @@ import {
   toValue,
 } from './jsonedit.js'
 
-/** The settings have a shape setup cannot edit safely (the top level is not an object, "hooks" is a string...). */
-export class SettingsShapeError extends Error {}
+export { SettingsShapeError } from './shape.js'
 
 /** What setup created, so uninstall can take exactly that away again. */
-export interface Created {
+export interface Created extends PermissionCreated {
   /** The settings file did not exist. */
   file: boolean
   /** The `hooks` key did not exist. */
@@ -41,7 +41,6 @@ export function emptyCreated(): Created {
   return { file: false, hooks: false, events: [], interiors: {} }
 }
 
-const pointer = (...parts: string[]): string => parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
 
 /** One of our handlers in the settings, with everything needed to edit or remove it. */
 export interface Found {
@@ -112,29 +111,21 @@ export interface SetupPlan {
   created: Created
   /** Things in the file that stop the hooks from running, for the user to know. */
   notes: string[]
+  /** The permission rules added this time (rules already in `permissions.allow` are not). */
+  rulesAdded: string[]
 }
 
 /** The starting text setup uses for a settings file that does not exist. */
 export const NEW_FILE = '{}\n'
 
-function rootObject(text: string): ObjectNode {
-  const root = parseJson(text)
-  if (root.kind !== 'object') throw new SettingsShapeError(`the top level is ${root.kind === 'array' ? 'an array' : `a ${root.kind}`}, not an object`)
-  return root
-}
-
-function single(obj: ObjectNode, key: string, where: string): MemberNode | undefined {
-  const all = membersNamed(obj, key)
-  if (all.length > 1) throw new SettingsShapeError(`"${key}" appears ${all.length} times in ${where} (legal JSON, but which one counts is unclear): keep one`)
-  return all[0]
-}
 
 /**
  * The settings text with our four hooks wired: missing ones appended (after other tools' groups),
  * outdated ones (node moved, shell form, timeout in ms) updated in place, duplicates and misplaced
- * ones removed. `text` undefined means the file does not exist. Throws JsonParseError or SettingsShapeError.
+ * ones removed; then the `rules` (permission.ts) added to `permissions.allow` when missing. `text` undefined
+ * means the file does not exist. Throws JsonParseError or SettingsShapeError.
  */
-export function planSetup(text: string | undefined, launch: Launch): SetupPlan {
+export function planSetup(text: string | undefined, launch: Launch, rules: readonly string[] = []): SetupPlan {
   const created = emptyCreated()
   created.file = text === undefined
   const before = text ?? NEW_FILE
@@ -202,7 +193,7 @@ export function planSetup(text: string | undefined, launch: Launch): SetupPlan {
         return m ? replaceValue(current, m.value, want[key], style) : insertMember(current, keep.handler, key, want[key], style)
       }
     }
-    return undefined
+    return addRuleStep(current, root, style, rules, created)
   }
   let after = before
   for (let i = 0; i < 200; i++) {
@@ -210,7 +201,7 @@ export function planSetup(text: string | undefined, launch: Launch): SetupPlan {
     if (!edit) break
     after = applyEdit(after, edit)
   }
-  return { before, after, changed: created.file || after !== before, hadOurs, events, created, notes }
+  return { before, after, changed: created.file || after !== before, hadOurs, events, created, notes, rulesAdded: created.rules ?? [] }
 }
 
 export interface UninstallPlan {
@@ -221,6 +212,8 @@ export interface UninstallPlan {
   removed: number
   /** Events they were removed from. */
   events: string[]
+  /** The permission rules removed (those setup recorded adding). */
+  rules: string[]
   /** Setup created the file and nothing else is in it now: delete it. */
   deleteFile: boolean
 }
@@ -236,9 +229,13 @@ export function planUninstall(text: string, created: Created | undefined): Unins
   const touched = new Set<string>()
   let removed = 0
   let hooksEmptied = false
+  const rulesLeft = [...(created?.rules ?? [])]
+  const rules: string[] = []
   const step = (current: string): Edit | undefined => {
     const root = parseJson(current)
     if (root.kind !== 'object') return undefined
+    const undo = removeRuleStep(root, created, rulesLeft, rules)
+    if (undo) return undo
     for (const hm of root.members) {
       if (hm.key !== 'hooks' || hm.value.kind !== 'object') continue
       for (const em of hm.value.members) {
@@ -276,5 +273,5 @@ export function planUninstall(text: string, created: Created | undefined): Unins
     const root = parseJson(after)
     deleteFile = root.kind === 'object' && root.members.length === 0
   }
-  return { before: text, after, changed: after !== text || deleteFile, removed, events: [...touched], deleteFile }
+  return { before: text, after, changed: after !== text || deleteFile, removed, events: [...touched], rules, deleteFile }
 }

@@ -1,6 +1,7 @@
 /**
  * `<bookmark home>/setup-state.json`: per settings file, what setup created there (the file, its
- * folders, the `hooks` key, event arrays, the whitespace of containers it filled), so uninstall
+ * folders, the `hooks` key, event arrays, the permission rules and the `permissions` / `allow` that held
+ * them, the whitespace of containers it filled), so uninstall
  * leaves the file as it was before setup.
  */
 import { rmdir, unlink } from 'node:fs/promises'
@@ -36,7 +37,11 @@ function isCreated(v: unknown): v is Created {
     typeof v.hooks === 'boolean' &&
     isStrings(v.events) &&
     isObject(v.interiors) &&
-    Object.values(v.interiors).every((s) => typeof s === 'string' && /^[ \t\r\n]*$/.test(s))
+    Object.values(v.interiors).every((s) => typeof s === 'string' && /^[ \t\r\n]*$/.test(s)) &&
+    // Records written before setup added the permission rule have none of these three.
+    (v.permissions === undefined || typeof v.permissions === 'boolean') &&
+    (v.allow === undefined || typeof v.allow === 'boolean') &&
+    (v.rules === undefined || isStrings(v.rules))
   )
 }
 

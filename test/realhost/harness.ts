@@ -163,17 +163,21 @@ export interface ClaudeOptions {
   timeoutMs?: number
   env?: NodeJS.ProcessEnv
   extraArgs?: string[]
+  /** `--permission-mode` (default acceptEdits); null leaves the flag out: Claude Code's default mode, which asks (denies in -p). */
+  permissionMode?: string | null
 }
 
 /** All runs of the suite, for the timing report. */
 export const runLog: { args: string[]; ms: number }[] = []
 
 /**
- * `claude -p <prompt> --permission-mode acceptEdits --output-format json` in the world, with a hard timeout.
+ * `claude -p <prompt> --permission-mode acceptEdits --output-format json` in the world, with a hard timeout
+ * (`permissionMode` picks another mode, or none).
  * Rejects unless the run exits 0 with a JSON result that is not an error.
  */
 export async function runClaude(world: World, prompt: string, opts: ClaudeOptions = {}): Promise<ClaudeResult> {
-  const args = ['-p', prompt, '--permission-mode', 'acceptEdits', '--output-format', 'json']
+  const mode = opts.permissionMode === undefined ? 'acceptEdits' : opts.permissionMode
+  const args = ['-p', prompt, ...(mode === null ? [] : ['--permission-mode', mode]), '--output-format', 'json']
   if (opts.sessionId) args.push('--session-id', opts.sessionId)
   if (opts.resume) args.push('--resume', opts.resume)
   args.push(...(opts.extraArgs ?? []))

@@ -165,7 +165,8 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     }
     expect(commands('Notification')).toEqual(['true'])
     expect(settings.env).toEqual({ SOME_UNRELATED: 'value' })
-    expect(settings.permissions).toEqual({ allow: ['Bash(echo *)'] })
+    // setup adds the rule that lets the model write its handoff without a prompt (docs/PERMISSIONS.md)
+    expect(settings.permissions).toEqual({ allow: ['Bash(echo *)', 'Edit(//**/.bookmark/bookmark.context.md)'] })
   })
 
   it('1. Stop blocks once for the handoff; the model writes it from the identity header; the next Stop passes', async () => {
