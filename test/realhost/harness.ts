@@ -29,6 +29,8 @@ interface Host {
   install: string
   /** A test-only npm folder with a committed lockfile, installed by ensureClaude when the host is missing. */
   npmFolder?: string
+  /** What this version needs in its environment beyond the recipe (createWorld), to stay on 127.0.0.1. */
+  env?: NodeJS.ProcessEnv
 }
 
 const OLD_FOLDER = join(REPO_ROOT, 'test', 'realhost', 'claude-2.0')
@@ -41,6 +43,10 @@ const HOSTS: Record<ClaudeVersion, Host> = {
     pre: [join(OLD_FOLDER, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js')],
     install: `npm ci --prefix ${relative(process.cwd(), OLD_FOLDER) || '.'} --omit=optional`,
     npmFolder: OLD_FOLDER,
+    // At exit 2.0.76 asks https://api.anthropic.com whether metrics are enabled (API-key users; the
+    // non-essential-traffic switch does not cover it): one DNS lookup per run. Through a proxy on a
+    // closed loopback port it fails at once, unresolved; the fake on 127.0.0.1 is reached directly.
+    env: { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1' },
   },
 }
 
@@ -248,9 +254,10 @@ export async function runClaude(world: World, prompt: string, opts: ClaudeOption
   if (opts.sessionId) args.push('--session-id', opts.sessionId)
   if (opts.resume) args.push('--resume', opts.resume)
   args.push(...(opts.extraArgs ?? []))
-  const claude = claudeCommand(opts.version ?? world.claude)
-  const r = await run(claude.cmd, [...claude.args, ...args], { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...opts.env }, timeoutMs: opts.timeoutMs ?? 45_000 })
-  runLog.push({ version: opts.version ?? world.claude, args: [prompt, ...(opts.resume ? ['--resume'] : [])], ms: r.ms })
+  const version = opts.version ?? world.claude
+  const claude = claudeCommand(version)
+  const r = await run(claude.cmd, [...claude.args, ...args], { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...HOSTS[version].env, ...opts.env }, timeoutMs: opts.timeoutMs ?? 45_000 })
+  runLog.push({ version, args: [prompt, ...(opts.resume ? ['--resume'] : [])], ms: r.ms })
   let json: ClaudeResult['json']
   let events: Line[] = []
   try {
