@@ -4,7 +4,7 @@
  * It listens on 127.0.0.1 only (port 0), records every request (parsed JSON body, peer address) and answers:
  * - main-loop turns (`POST /v1/messages` offering the agent's tools) from a per-test queue of replies;
  * - compaction turns (the summary prompt in the last user message) with `<analysis>…</analysis>\n<summary>…</summary>`;
- * - any other messages call (a side request: title, classifier…) with a short generic text;
+ * - any other messages call (a side request: title, classifier, 2.0.76's `Warmup` and git-history calls) with a short generic text;
  * - `count_tokens`, `GET /v1/models`, `HEAD …` and anything else generically, so nothing fails by accident.
  *
  * Replies are SSE streams (`message_start` … `message_stop`) with the usage numbers the script chooses
