@@ -6,6 +6,7 @@
  *
  * Recipe and protocol facts: ../shared/docs/real-host-harness.md. Run: npm run build && npx vitest run test/realhost
  */
+import { GUARD } from '../../src/setup/hooks.js'
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -159,10 +160,12 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
 
   it('setup wired the four hooks with absolute node and bin/bookmark.cjs paths, keeping the user settings', () => {
     const settings = JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]>; env: unknown; permissions: unknown }
-    const commands = (event: string): string[] => (settings.hooks[event] ?? []).flatMap((g) => g.hooks.map((h) => [h.command, ...(h.args ?? [])].join(' ')))
+    const handlers = (event: string): { command: string; args?: string[] }[] => (settings.hooks[event] ?? []).flatMap((g) => g.hooks)
+    // The exec form, since the claude on the world's PATH is 2.1.332; through the guard (issue 16).
     for (const [event, sub] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
-      expect(commands(event).filter((c) => c.includes(BOOKMARK_BIN) && c.endsWith(` ${sub}`))).toEqual([`${process.execPath} ${BOOKMARK_BIN} ${sub}`])
+      expect(handlers(event).filter((h) => h.args?.includes(BOOKMARK_BIN))).toEqual([{ type: 'command', command: process.execPath, args: ['-e', GUARD, BOOKMARK_BIN, sub], timeout: expect.any(Number) }])
     }
+    const commands = (event: string): string[] => handlers(event).map((h) => [h.command, ...(h.args ?? [])].join(' '))
     expect(commands('Notification')).toEqual(['true'])
     expect(settings.env).toEqual({ SOME_UNRELATED: 'value' })
     // setup adds the rule that lets the model write its handoff without a prompt (docs/PERMISSIONS.md)
