@@ -3,8 +3,8 @@
  * its committed lockfile) is older than 2.1.139, so it has no exec-form hooks (`command` + `args`). It
  * runs a hook's `command` through the shell and never reads `args`.
  *
- * With hand-written shell-form hooks, as `bookmark setup` must write them for such a host, the four hooks
- * work there: a session is captured, the Stop hook asks once for the handoff, and the next session starts
+ * With the hooks `bookmark setup` wires after asking this claude for its version (the shell form), the four
+ * hooks work there: a session is captured, the Stop hook asks once for the handoff, and the next session starts
  * with it. With exec-form entries, as `bookmark setup` wrote them before the fix, the same host runs bare
  * `node`, which reads the JSON payload on stdin as a script and fails: nothing is captured.
  *
@@ -14,9 +14,9 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { HOOK_EVENTS, OUR_HOOKS } from '../../src/setup/hooks.js'
+import { GUARD, HOOK_EVENTS, OUR_HOOKS } from '../../src/setup/hooks.js'
 import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
-import { BOOKMARK_BIN, OLD_CLAUDE_VERSION, type World, createWorld, ensureClaude, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
+import { BOOKMARK_BIN, OLD_CLAUDE_VERSION, type World, createWorld, ensureClaude, installHooks, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
 
 const claude = ensureClaude(OLD_CLAUDE_VERSION)
 if (!claude.available) console.warn(`real-host tests on Claude Code ${OLD_CLAUDE_VERSION} skipped: ${claude.why}`)
@@ -27,16 +27,6 @@ const DECISION = 'Kept greet() pure (no I/O) so that the CLI and the tests can b
 const NEXT_STEP = 'Normalise names with String.prototype.normalize("NFC") and add a test for "Zoë".'
 
 const shq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
-
-/** Our four hooks in shell form, the only form 2.0.76 runs: `'<node>' '<repo>/bin/bookmark.cjs' <hook>`. */
-function shellFormHooks(): Record<string, unknown> {
-  return Object.fromEntries(
-    HOOK_EVENTS.map((event) => {
-      const { hook, timeout } = OUR_HOOKS[event]
-      return [event, [{ hooks: [{ type: 'command', command: `${shq(process.execPath)} ${shq(BOOKMARK_BIN)} ${hook}`, timeout }] }]]
-    }),
-  )
-}
 
 /** The same four in exec form (`command` node, `args` [entry, hook]), as `bookmark setup` wrote them for 2.1.139 and later. */
 function execFormHooks(): Record<string, unknown> {
@@ -110,7 +100,12 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     world = createWorld(fake, 'bm-realhost-old-', { claude: OLD_CLAUDE_VERSION })
     // claude -p counts as headless on 2.0.76 too (CLAUDE_CODE_ENTRYPOINT=sdk-cli): opt in to the handoff, as in realhost.test.ts.
     world.env.BOOKMARK_NARRATIVE_IN_HEADLESS = '1'
-    writeFileSync(world.settingsPath, `${JSON.stringify({ hooks: shellFormHooks() }, null, 2)}\n`)
+    // `bookmark setup` itself, asking the world's claude (2.0.76) for its version, as a user's setup does.
+    const r = await installHooks(world)
+    expect(r.stdout).toContain('Claude Code 2.0.76 runs only shell-form hooks (exec form needs 2.1.139): wrote that form')
+    const stop = (JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: { Stop: { hooks: { command: string; args?: string[] }[] }[] } }).hooks.Stop[0]!.hooks[0]!
+    expect(stop.args).toBeUndefined()
+    expect(stop.command).toBe(`${shq(process.execPath)} -e ${shq(GUARD)} ${shq(BOOKMARK_BIN)} stop`.replace(/'([A-Za-z0-9_@%+=:,.\/-]+)'/g, '$1'))
   })
 
   beforeEach(() => fake.clearScript())
@@ -291,5 +286,14 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     expect(existsSync(join(world.proj, '.bookmark'))).toBe(false)
     expect(existsSync(world.bookmarkHome) ? readdirSync(world.bookmarkHome) : []).toEqual([])
     expect(sessionStartSegments(fake.mainRequests(mark)[0]!)).toEqual([])
+
+    // doctor, asking the same claude for its version, runs the hooks as 2.0.76 would and says so; setup mends them.
+    const doctor = await runBookmark(world, ['doctor', '--json'])
+    const errors = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.filter((c) => c.id === 'hooks' && c.status === 'error')
+    expect(errors).toHaveLength(4)
+    for (const e of errors) expect(e.message).toMatch(/run as Claude Code 2\.0\.76 runs it, exited 1: SyntaxError.*ignores "args"/)
+    expect((await installHooks(world)).stdout).toMatch(/SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated/)
+    const mended = await runBookmark(world, ['doctor', '--json'])
+    expect((JSON.parse(mended.stdout) as { checks: { id: string; status: string }[] }).checks.filter((c) => c.id === 'hooks' && c.status !== 'ok')).toEqual([])
   })
 })
