@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forEachCommand, shellFileOps, type ShellFileOp } from './shell.js'
+import { forEachCommand, shellFileOps, type ShellFileOp } from './index.js'
 
 interface Row {
   name: string
