@@ -269,7 +269,8 @@ function gitFileRule(c: ShellCommand, emit: Emit): void {
   }
 }
 
-// PowerShell -----------------------------------------------------------------
+// PowerShell (the cmdlet table and parameter binding are in powershell.ts) -----
+
 function psRules(c: ShellCommand, emit: Emit): boolean {
   const kind = PS_ALIASES[c.name]
   if (!kind) return false
