@@ -7,7 +7,7 @@ import type { TranscriptEntry } from '../transcript/types.js'
 import { applyToolOutcome, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
-import { type ScriptNode, parseScript } from './shell.js'
+import { type ScriptNode, parseScript } from './shell/index.js'
 import { CAPS, type ExtractState, type PendingTool, type PromptRecord, type RunDelta, createDelta, createState } from './model.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 

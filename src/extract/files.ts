@@ -8,7 +8,7 @@ import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, normalizeAbso
 import { type LineDiff, lineDiff, patchLines, splitCrLf } from './diff.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
-import { type ScriptNode, type ShellFileOp, shellEffects } from './shell.js'
+import { type ScriptNode, type ShellFileOp, shellEffects } from './shell/index.js'
 
 export interface FileContext {
   projectRoot: string

@@ -16,7 +16,7 @@ import {
   type ScriptNode,
   type ShellCommand,
   type Word,
-} from './shell.js'
+} from './shell/index.js'
 
 export type GitEvent =
   | { kind: 'commit'; message: string; hash?: string; branch?: string }

@@ -45,3 +45,17 @@ export async function extractCorpus(name: string, projectRoot?: string, options:
   const stats = await readTranscript(path, undefined, (e) => applyEntry(state, e, ctx, delta))
   return { state, stats, root }
 }
+
+export type Extracted = Awaited<ReturnType<typeof extractCorpus>>
+
+const cache = new Map<string, Promise<Extracted>>()
+
+/** `extractCorpus(name)` once per test file (each runs in its own worker, with its own cache). */
+export function loadCorpus(name: string): Promise<Extracted> {
+  let p = cache.get(name)
+  if (!p) {
+    p = extractCorpus(name)
+    cache.set(name, p)
+  }
+  return p
+}
