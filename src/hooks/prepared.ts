@@ -17,7 +17,7 @@
  */
 import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
-import { readGitInfo } from '../store/git.js'
+import { readGitInfo } from '../repo/git.js'
 import { projectLayout, stateLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 import { stateOf } from '../store/state.js'
