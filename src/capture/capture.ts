@@ -71,8 +71,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   const unchanged = await nothingNew(req, transcript, file, sid, new StoreReader(root, deps.bookmarkHome))
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
-  const [{ fold }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
-  return fold({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
+  const [{ saveCapture }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
+  return saveCapture({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
 
@@ -80,7 +80,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
  * Whether a Stop payload's last message may be unrecorded: false when it equals, as it is, what the head
  * recorded (the transcript's last reply or an earlier Stop's message, both kept redacted and cut). A long
  * reply or one holding a secret never equals its stored form: the capture then compares it as stored
- * (fold.ts), which needs the redactor this check does without.
+ * (save.ts), which needs the redactor this check does without.
  */
 function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
   return message !== undefined && message.trim() !== '' && message !== head?.lastAssistantText && message !== head?.lastHookMessage

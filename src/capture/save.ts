@@ -19,7 +19,7 @@ import { type CaptureResult, type CaptureTarget, FORCED } from './types.js'
 import type { Deps } from '../shared/deps.js'
 import { scan } from './scan.js'
 
-export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
+export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
   const { req, transcript, sid, store, notes } = target
   await store.ensure()
   const root = store.layout.root

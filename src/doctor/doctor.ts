@@ -15,6 +15,7 @@ import { homeLayout, isSnapshotId, projectLayout } from '../store/layout.js'
 import { findProjectRoot } from '../repo/root.js'
 import { stateOf } from '../store/state.js'
 import { StoreReader } from '../store/reader.js'
+import type { Check, DoctorReport } from './check.js'
 import { trustChecks } from './trust.js'
 import { type WiredHook, probeHooks } from './probe.js'
 import { EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
@@ -25,19 +26,7 @@ import { readRegistry } from '../store/registry.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
 import { offWhere, switchState } from '../config/switch.js'
 
-export type CheckStatus = 'ok' | 'warn' | 'error' | 'info'
-
-export interface Check {
-  id: string
-  status: CheckStatus
-  message: string
-  fix?: string
-}
-
-export interface DoctorReport {
-  ok: boolean
-  checks: Check[]
-}
+export type { Check, CheckStatus, DoctorReport } from './check.js'
 
 const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']
 const STALE_LOCK_MS = 30_000

@@ -11,7 +11,7 @@ import { inspectSettings } from '../setup/inspect.js'
 import { ruleAllowsWrite } from '../setup/permission.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
 import type { Deps } from '../shared/deps.js'
-import type { Check } from './doctor.js'
+import type { Check } from './check.js'
 
 /** `permissions.allow` / `permissions.deny` of a settings file; none when it is missing or does not parse. */
 async function rulesOf(file: string): Promise<{ allow: string[]; deny: string[] }> {

@@ -82,9 +82,3 @@ export function wrapRestore(text: string | null | undefined): unknown | undefine
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
 }
 
-/** The SessionStart hook: the prepared answer when it holds, else the full restore (restore.ts, loaded then). */
-export async function restoreHookBody(ctx: HookContext): Promise<unknown | undefined> {
-  const prepared = await preparedRestore(ctx)
-  if (prepared) return wrapRestore(prepared.text)
-  return (await import('./restore.js')).restoreHook(ctx)
-}
