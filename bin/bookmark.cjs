@@ -68,7 +68,7 @@ function runBundle(entry, create) {
 function cacheDir(fs, join, create) {
   if (process.env.BOOKMARK_CODE_CACHE === '0') return undefined
   try {
-    // As src/ops/context.ts: a relative BOOKMARK_HOME is taken from the home folder, never from where a hook runs.
+    // As src/shared/deps.ts: a relative BOOKMARK_HOME is taken from the home folder, never from where a hook runs.
     const user = process.env.HOME || require('node:os').homedir()
     const set = process.env.BOOKMARK_HOME && process.env.BOOKMARK_HOME.trim() !== '' ? process.env.BOOKMARK_HOME : undefined
     const home = set === undefined ? join(user, '.bookmark') : require('node:path').isAbsolute(set) ? set : join(user, set)

@@ -4,7 +4,7 @@
 //   redact.cjs        the redactor as a library (the stress suite calls it directly);
 //   hook-<name>.cjs   one per hook, holding just what that hook does on every call, with its own chunks
 //                     for what it does rarely (the capture proper, writing, the narrative request);
-//   scan-worker.cjs   the read and fold of a large capture, run in a worker thread by src/ops/scan.ts
+//   scan-worker.cjs   the read and fold of a large capture, run in a worker thread by src/capture/scan.ts
 //                     (which loads it by this name).
 // Why: a hook is timed against a bare Node start (docs/BENCHMARKS.md), and each file a process loads
 // costs about as much as the code in it; a hook process should read one file most of the time. An ES
@@ -32,7 +32,7 @@ const builds = [
   { input: 'src/cli/entry.ts', name: 'bookmark', chunks: 'cli' },
   // The redactor alone, for the stress suite's corpus check (stress/cases/06-secrets.mjs).
   { input: 'src/redact/secrets.ts', name: 'redact', chunks: 'redact' },
-  { input: 'src/ops/scan-worker.ts', name: 'scan-worker', chunks: 'worker' },
+  { input: 'src/capture/scan-worker.ts', name: 'scan-worker', chunks: 'worker' },
   ...HOOKS.map((h) => ({ input: `src/cli/hook-${h}.ts`, name: `hook-${h}`, chunks: h })),
 ]
 

@@ -5,7 +5,7 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { capture } from '../src/ops/capture.js'
+import { capture } from '../src/capture/capture.js'
 import { CORPUS_PRESENT, claudePath, firstCwd } from './helpers/corpus.js'
 import { testDeps } from './helpers/deps.js'
 import { stateDir } from './helpers/narrative.js'

@@ -69,10 +69,10 @@ describe('home pointer', () => {
     expect(text).toContain('Its latest request: now the importer')
   })
 
-  it('bookmark clear --project moves the pointer', async () => {
+  it('bookmark point --project moves the pointer', async () => {
     const alpha = await project('alpha', 'ALPHA')
     await project('beta', 'BETA')
-    const r = await runCli(['clear', '--project', alpha], { env: sb.env })
+    const r = await runCli(['point', '--project', alpha], { env: sb.env })
     expect(r.code, r.stderr).toBe(0)
     expect(await restoreIn(sb.home)).toContain('ALPHA: finish the exporter')
   })
@@ -98,7 +98,7 @@ describe('home pointer', () => {
     const beta = await project('beta', 'BETA')
     // alpha's narrative is itself a home pointer to beta: not followed; alpha's own record is used.
     await writeFile(join(alpha, '.bookmark', 'bookmark.context.md'), header({ scope: 'home', project: 'beta', written: new Date().toISOString(), points_to_canonical: join(beta, '.bookmark', 'bookmark.context.md') }) + 'second pointer\n')
-    await runCli(['clear', '--project', alpha], { env: sb.env })
+    await runCli(['point', '--project', alpha], { env: sb.env })
     const text = await restoreIn(sb.home)
     expect(text).not.toContain('BETA')
     expect(text).toContain('ALPHA request: build the exporter') // alpha's LATEST facts instead

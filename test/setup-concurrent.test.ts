@@ -9,7 +9,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { defaultDeps } from '../src/ops/context.js'
+import { defaultDeps } from '../src/shared/deps.js'
 import { runSetup, runUninstall } from '../src/setup/command.js'
 import { type Sandbox, sandbox } from './helpers/cli.js'
 

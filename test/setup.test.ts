@@ -8,7 +8,7 @@ import { access, chmod, copyFile, lstat, mkdir, readFile, readdir, stat, symlink
 import { isAbsolute, join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
-import { defaultDeps } from '../src/ops/context.js'
+import { defaultDeps } from '../src/shared/deps.js'
 import { runUninstall } from '../src/setup/command.js'
 import { GUARD } from '../src/setup/hooks.js'
 import { inspectSettings } from '../src/setup/inspect.js'

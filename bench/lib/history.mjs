@@ -107,7 +107,7 @@ const DECISIONS = [
 
 const FILES = [
   'src/transcript/read.ts: the streaming reader and its cursor',
-  'src/ops/capture.ts: one capture, from cursor to snapshot',
+  'src/capture/capture.ts: one capture, from cursor to snapshot',
   'src/store/store.ts: the only writer of .bookmark/',
   'src/hooks/stop.ts: the Stop hook, capture then the narrative decision',
   'src/restore/render.ts: the budgeted restore text',

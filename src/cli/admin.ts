@@ -1,19 +1,19 @@
-/** `bookmark clear` and `bookmark config`. */
+/** `bookmark point` and `bookmark config`. */
 import { basename, resolve } from 'node:path'
 import { CONFIG_KEYS, type ConfigKey, KEYS, isConfigKey, parseValue } from '../config/keys.js'
 import { globalConfigPath, projectConfigPath, resolveConfig } from '../config/resolve.js'
 import { ensureState } from '../store/state-write.js'
 import { updateConfigFile } from '../config/write.js'
 import { writeHomePointer } from '../narrative/pointer.js'
-import { type Deps, isHomeScope } from '../ops/context.js'
-import { InputError } from '../ops/query.js'
-import { readGitInfo } from '../store/git.js'
+import { type Deps, isHomeScope } from '../shared/deps.js'
+import { InputError } from '../commands/query.js'
+import { readGitInfo } from '../repo/git.js'
 import { homeLayout } from '../store/layout.js'
-import { findProjectRoot } from '../store/project.js'
+import { findProjectRoot } from '../repo/root.js'
 import { addToRegistry, entriesOf, readRegistry } from '../store/registry.js'
 import { ProjectStore } from '../store/store.js'
 
-export async function clearPointer(dir: string, deps: Deps): Promise<{ projectRoot: string; pointer: string }> {
+export async function pointHome(dir: string, deps: Deps): Promise<{ projectRoot: string; pointer: string }> {
   const { root } = await findProjectRoot(resolve(dir), deps.env.CLAUDE_PROJECT_DIR)
   if (isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: pass --project DIR with a project folder`)
   // The pointer is only followed to registered projects: make sure this one is.

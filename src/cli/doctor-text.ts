@@ -1,5 +1,5 @@
 /** The doctor report for people. */
-import type { DoctorReport } from '../ops/doctor.js'
+import type { DoctorReport } from '../doctor/doctor.js'
 
 /** Thrown after printing a report with errors: main turns it into exit code 1 without a message. */
 export class DoctorFailed extends Error {

@@ -1,8 +1,8 @@
 /** Text renderings of command results for people (stdout); `--json` prints the data instead. */
-import type { CaptureResult } from '../ops/capture.js'
-import type { Status } from '../ops/query.js'
+import type { CaptureResult } from '../capture/capture.js'
+import type { Status } from '../commands/query.js'
 import { offLine } from '../config/switch.js'
-import type { DemoResult } from '../ops/demo.js'
+import type { DemoResult } from '../commands/demo.js'
 import { openTasks } from '../snapshot/model.js'
 import { oneLine } from '../snapshot/render.js'
 import type { RegistryEntry } from '../store/registry.js'

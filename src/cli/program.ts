@@ -7,18 +7,18 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { HOOKS, hookBody } from '../hooks/names.js'
 import { runHook } from '../hooks/run.js'
 import { readStdin } from '../host/stdin.js'
-import { clearPointer, configCommand } from './admin.js'
+import { configCommand, pointHome } from './admin.js'
 import { setupCommand, uninstallCommand } from '../setup/index.js'
 import { serve } from '../mcp/server.js'
-import { doctor } from '../ops/doctor.js'
+import { doctor } from '../doctor/doctor.js'
 import { DoctorFailed, doctorText } from './doctor-text.js'
-import { capture } from '../ops/capture.js'
-import { type Deps, configured } from '../ops/context.js'
-import { runDemo } from '../ops/demo.js'
-import { snapshotRefusal, switchCapture, switchText } from '../ops/switch.js'
-import { exportHandoff, exportTarget } from '../ops/export.js'
-import { listAll, listProject, show, status } from '../ops/query.js'
-import { forget, forgetText } from '../ops/forget.js'
+import { capture } from '../capture/capture.js'
+import { type Deps, configured } from '../shared/deps.js'
+import { runDemo } from '../commands/demo.js'
+import { snapshotRefusal, switchCapture, switchText } from '../commands/switch.js'
+import { exportHandoff, exportTarget } from '../commands/export.js'
+import { listAll, listProject, show, status } from '../commands/query.js'
+import { forget, forgetText } from '../commands/forget.js'
 import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
 import { writeText } from '../store/files.js'
@@ -214,12 +214,12 @@ export function buildProgram(io: Io): Command {
   }
 
   program
-    .command('clear')
+    .command('point')
     .description('point the home pointer (~/.bookmark/bookmark.context.md) at a project: sessions started outside any project continue it')
     .option('--project <dir>', 'the project (default: the project of the current directory)')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { project?: string; json?: boolean }) => {
-      const r = await clearPointer(opts.project ?? io.cwd, io.deps)
+      const r = await pointHome(opts.project ?? io.cwd, io.deps)
       io.out(opts.json ? json(r) : `Home pointer now leads to ${r.projectRoot} (${r.pointer}).`)
     })
 

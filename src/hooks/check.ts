@@ -5,7 +5,7 @@
  * is at the keyboard, or narrativeInHeadless opts in).
  */
 import { resolve } from 'node:path'
-import { isHeadless } from '../host/payload.js'
+import { isHeadless } from '../hosts/claude/payload.js'
 import { type WorkClock, isFuture, mayAskForNarrative } from '../narrative/freshness.js'
 import { StoreReader } from '../store/reader.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
@@ -18,7 +18,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let transcript = ctx.transcript
   let sessionId = ctx.sessionId
   if (!transcript) {
-    const { discoverTranscript } = await import('../host/claude.js')
+    const { discoverTranscript } = await import('../hosts/claude/transcripts.js')
     const found = await discoverTranscript(resolve(ctx.cwd), sessionId, ctx.deps.env)
     transcript = found.path
     sessionId = found.sessionId
@@ -36,7 +36,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   const due = !Number.isFinite(last) || nowMs - last >= config.interval * 60_000 || isFuture(last, nowMs)
   let work: WorkClock | undefined
   if (due) {
-    const { capture } = await import('../ops/capture.js')
+    const { capture } = await import('../capture/capture.js')
     const result = await capture({ cwd: ctx.cwd, projectRoot: ctx.cfg.projectRoot, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
     if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result)
@@ -55,7 +55,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   if (warned) return undefined
   work ??= (await store.loadCursor(sid)).head?.work
   if (!work) return undefined
-  const { narrativeRequest, viewNarrative } = await import('./narrative.js')
+  const { narrativeRequest, viewNarrative } = await import('../narrative/judge.js')
   const view = await viewNarrative(ctx.cfg.projectRoot, ctx.deps.bookmarkHome, work, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))

@@ -24,6 +24,6 @@ export function hookBody(name: HookName): HookBody {
     case 'check':
       return async (ctx) => (await import('./check.js')).checkHook(ctx)
     case 'restore':
-      return async (ctx) => (await import('./prepared.js')).restoreHookBody(ctx)
+      return async (ctx) => (await import('./session-start.js')).restoreHookBody(ctx)
   }
 }

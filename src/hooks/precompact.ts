@@ -2,7 +2,7 @@
  * PreCompact: capture, count the compaction, and prepare the compact resume that restore injects when
  * the session comes back with source "compact". Claude Code discards this hook's output: it prints nothing.
  */
-import { capture, storeOptions } from '../ops/capture.js'
+import { capture, storeOptions } from '../capture/capture.js'
 import { renderCompactResume } from '../restore/render.js'
 import { projectLayout } from '../store/layout.js'
 import { ProjectStore } from '../store/store.js'

@@ -17,7 +17,7 @@
  */
 import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
-import { readGitInfo } from '../store/git.js'
+import { readGitInfo } from '../repo/git.js'
 import { projectLayout, stateLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 import { stateOf } from '../store/state.js'
@@ -82,9 +82,3 @@ export function wrapRestore(text: string | null | undefined): unknown | undefine
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
 }
 
-/** The SessionStart hook: the prepared answer when it holds, else the full restore (restore.ts, loaded then). */
-export async function restoreHookBody(ctx: HookContext): Promise<unknown | undefined> {
-  const prepared = await preparedRestore(ctx)
-  if (prepared) return wrapRestore(prepared.text)
-  return (await import('./restore.js')).restoreHook(ctx)
-}

@@ -9,7 +9,7 @@
 import { removeFile } from '../shared/fsp.js'
 import { isObject } from '../shared/json.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
-import { type GitInfo, gitIndexFile } from '../store/git.js'
+import { type GitInfo, gitIndexFile } from '../repo/git.js'
 import { projectLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 

@@ -13,13 +13,13 @@ import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNo
 import { cutToBudget } from '../restore/budget.js'
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
-import { readGitInfo } from '../store/git.js'
+import { readGitInfo } from '../repo/git.js'
 import { projectLayout } from '../store/layout.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, preparedTextOf, restoreKey, wrapRestore } from './prepared.js'
 import { forget, remember } from './remembered.js'
-import type { CaptureResult } from '../ops/capture.js'
+import type { CaptureResult } from '../capture/capture.js'
 import type { HookContext } from './run.js'
 
 export interface UsableNarrative {

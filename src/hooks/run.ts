@@ -3,11 +3,11 @@
  * flags, run the hook, and turn any failure into a logged note. A hook always succeeds towards the host.
  */
 import { resolve } from 'node:path'
-import { type HookPayload, parsePayload } from '../host/payload.js'
+import { type HookPayload, parsePayload } from '../hosts/claude/payload.js'
 import type { StdinResult } from '../host/stdin.js'
 import { captureOff } from '../config/resolve.js'
 import { parseValue } from '../config/keys.js'
-import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope } from '../ops/context.js'
+import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope } from '../shared/deps.js'
 import { homeLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
 import { stat } from '../shared/fsp.js'

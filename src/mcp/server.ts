@@ -3,7 +3,7 @@
  * tools/call over the line protocol. Logs go to stderr; stdout carries only protocol messages.
  */
 import type { Readable, Writable } from 'node:stream'
-import type { Deps } from '../ops/context.js'
+import type { Deps } from '../shared/deps.js'
 import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, type RpcHandler, handleLine } from './protocol.js'
 import { TOOLS, callTool } from './tools.js'
 

@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
 import { isSymlink } from '../store/fs.js'
 import { readStoreFile } from '../store/read.js'
 import { type Identity, type IdentityVerdict, checkIdentity, parseNarrative } from '../restore/identity.js'
-import { type GitInfo, isTrackedByGit } from '../store/git.js'
+import { type GitInfo, isTrackedByGit } from '../repo/git.js'
 import { NARRATIVE_REL } from '../store/layout.js'
 import type { NarrativeState } from './freshness.js'
 

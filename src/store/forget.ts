@@ -2,7 +2,7 @@
  * Forgetting snapshots (`bookmark forget`): removes them and everything derived from them, under the
  * project lock, so that none of it reappears in LATEST.md, the trail, restore, show or list. The store's
  * half: the project's `.bookmark/` and its folder in the bookmark home. The registry and the home
- * pointer are the caller's (src/ops/forget.ts): they live under their own lock.
+ * pointer are the caller's (src/commands/forget.ts): they live under their own lock.
  */
 import { basename, join } from 'node:path'
 import { lstatOrNone, ownUid, readdir, removeFile } from '../shared/fsp.js'

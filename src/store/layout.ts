@@ -128,7 +128,7 @@ export function homeLayout(bookmarkHome: string): HomeLayout {
 
 /** The startup restore prepared by the last capture (src/hooks/prepared.ts), in the project's folder of the home. */
 export const PREPARED_RESTORE = 'restore.prepared.json'
-/** How the handoff was judged, kept for the next hook (src/hooks/narrative.ts). */
+/** How the handoff was judged, kept for the next hook (src/narrative/judge.ts). */
 export const NARRATIVE_STATE = 'narrative.state.json'
 
 /** Relative path of the narrative inside a project (what git would track). */

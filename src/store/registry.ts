@@ -11,7 +11,7 @@ import { compareText } from '../shared/text.js'
 export const REGISTRY_VERSION = 1
 
 /** The hook bundles whose code caches the bookmark home keeps (dist/cli/ in the built CLI, from src/store/ in a checkout). */
-const BUNDLES = new URL('../../dist/cli/', import.meta.url)
+const BUNDLES = new URL('../../dist/cli', import.meta.url)
 export const DEFAULT_REGISTRY_CAP = 500
 
 export interface RegistryEntry {

@@ -1,6 +1,6 @@
 /** In-process Deps for operation tests: a temp bookmark home, a fixed clock that advances per call. */
 import { join } from 'node:path'
-import type { Deps } from '../../src/ops/context.js'
+import type { Deps } from '../../src/shared/deps.js'
 import { tempDir } from './tmp.js'
 
 export async function testDeps(overrides: Partial<Deps> = {}): Promise<Deps & { dir: string; logs: string[] }> {

@@ -13,7 +13,7 @@ import { renderStartup } from '../restore/render.js'
 import { statOrNone } from '../shared/fsp.js'
 import { projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
-import type { Deps } from './context.js'
+import type { Deps } from '../shared/deps.js'
 import { InputError } from './query.js'
 
 export interface Exported {

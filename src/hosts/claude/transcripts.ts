@@ -2,7 +2,7 @@
  * Claude Code specifics: where transcripts live. Discovery is a fallback: hooks pass `transcript_path`.
  */
 import { readdir, stat } from 'node:fs/promises'
-import { homeDir, nodeModule } from '../shared/builtin.js'
+import { homeDir, nodeModule } from '../../shared/builtin.js'
 import { basename, join } from 'node:path'
 
 /**

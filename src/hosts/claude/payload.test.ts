@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fake, ghp } from '../../test/helpers/fake-secrets.js'
+import { fake, ghp } from '../../../test/helpers/fake-secrets.js'
 import { isHeadless, parsePayload } from './payload.js'
 
 describe('parsePayload notes about an invalid payload', () => {

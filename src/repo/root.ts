@@ -3,7 +3,7 @@
  * else the working directory itself. Never a subfolder of the project.
  */
 import { dirname, resolve } from 'node:path'
-import { pathExists as exists } from './fs.js'
+import { pathExists as exists } from '../store/fs.js'
 
 /** Walks up from `dir` to the folder that holds `.git` (a directory, or a file for worktrees). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {

@@ -2,12 +2,12 @@
  * What every operation needs from the outside world, passed in explicitly (no singletons: the MCP
  * server is long-lived and tests run many projects in one process).
  */
-import { homeDir } from '../shared/builtin.js'
-import { randomHex } from '../shared/random.js'
+import { homeDir } from './builtin.js'
+import { randomHex } from './random.js'
 import { isAbsolute, join, resolve } from 'node:path'
 import { type Resolved, resolveConfig } from '../config/resolve.js'
 import type { ConfigKey } from '../config/keys.js'
-import { findProjectRoot } from '../store/project.js'
+import { findProjectRoot } from '../repo/root.js'
 
 export interface Deps {
   env: NodeJS.ProcessEnv

@@ -6,13 +6,13 @@ import { readFile } from '../shared/fsp.js'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/keys.js'
-import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, isFuture, narrativeFreshness, workSinceClock } from '../narrative/freshness.js'
-import type { NarrativeRequest } from '../narrative/prompt.js'
+import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, isFuture, narrativeFreshness, workSinceClock } from './freshness.js'
+import type { NarrativeRequest } from './prompt.js'
 import { isObject } from '../shared/json.js'
-import { type GitInfo, readGitInfo } from '../store/git.js'
+import { type GitInfo, readGitInfo } from '../repo/git.js'
 import { projectLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
-import { baseKey, recall, remember } from './remembered.js'
+import { baseKey, recall, remember } from '../hooks/remembered.js'
 
 /** The handoff template that ships with the package (a function: resolved only when a request is made). */
 export const narrativeTemplate = (): string => fileURLToPath(new URL('../../templates/bookmark.context.md', import.meta.url))
@@ -43,7 +43,7 @@ async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, 
   const where = kept ? await stateOf(bookmarkHome, root) : undefined
   const known = where ? await recall(where.narrativeState, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
   if (known) return known
-  const { readNarrative } = await import('../narrative/file.js')
+  const { readNarrative } = await import('./file.js')
   const { state } = await readNarrative(projectLayout(root).narrative, root, git, bookmarkHome)
   if (remember_ && where) await remember(where.narrativeState, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
   return state

@@ -9,7 +9,7 @@ import { isSnapshotId, projectLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 import { sealOf } from '../store/state.js'
 import { keyProblem } from '../trust/key.js'
-import type { Check } from './doctor.js'
+import type { Check } from './check.js'
 
 /** Names that versions before 0.2 kept in `.bookmark/` and now keep in the home: never read from a project. */
 const MOVED = ['cursors', 'sessions', 'config.json', 'restore.prepared.json', 'narrative.state.json', 'errors.log', 'store.lock']

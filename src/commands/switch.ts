@@ -5,8 +5,8 @@
 import { resolve } from 'node:path'
 import { type Resolved, captureOff, resolveConfig } from '../config/resolve.js'
 import { offLine } from '../config/switch.js'
-import { findProjectRoot } from '../store/project.js'
-import { type Deps, isHomeScope } from './context.js'
+import { findProjectRoot } from '../repo/root.js'
+import { type Deps, isHomeScope } from '../shared/deps.js'
 import { InputError } from './query.js'
 
 export interface SwitchResult {

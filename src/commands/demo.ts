@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url'
 import { hookContext } from '../hooks/run.js'
 import { restoreText } from '../hooks/restore.js'
 import { redact } from '../redact/secrets.js'
-import { narrativeRequest } from '../hooks/narrative.js'
+import { narrativeRequest } from '../narrative/judge.js'
 import { stopBlockReason } from '../narrative/prompt.js'
 import { renderIdentity } from '../restore/identity.js'
-import { readGitInfo } from '../store/git.js'
-import { type CaptureResult, capture } from './capture.js'
-import type { Deps } from './context.js'
+import { readGitInfo } from '../repo/git.js'
+import { type CaptureResult, capture } from '../capture/capture.js'
+import type { Deps } from '../shared/deps.js'
 
 export const DEMO_TEMPLATE = fileURLToPath(new URL('../../templates/demo-session.jsonl', import.meta.url))
 /** What the model writes when the Stop hook asks it for the handoff (the body after the identity header). */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { EXEC_FORM_SINCE, type Version, atLeast } from '../host/version.js'
+import { EXEC_FORM_SINCE, type Version, atLeast } from '../hosts/claude/version.js'
 import type { HookEvent } from '../setup/hooks.js'
 
 export interface WiredHook {

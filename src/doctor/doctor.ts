@@ -6,38 +6,27 @@ import { isSymlink } from '../store/fs.js'
 import { join, resolve, sep } from 'node:path'
 import { CONFIG_KEYS, KEYS } from '../config/keys.js'
 import { resolveConfig } from '../config/resolve.js'
-import { claudeConfigDir, discoverTranscript } from '../host/claude.js'
+import { claudeConfigDir, discoverTranscript } from '../hosts/claude/transcripts.js'
 import { readNarrative } from '../narrative/file.js'
 import { describeAge, staleness } from '../restore/staleness.js'
 import { type HookEvent, inspectSettings } from '../setup/inspect.js'
-import { readGitInfo } from '../store/git.js'
+import { readGitInfo } from '../repo/git.js'
 import { homeLayout, isSnapshotId, projectLayout } from '../store/layout.js'
-import { findProjectRoot } from '../store/project.js'
+import { findProjectRoot } from '../repo/root.js'
 import { stateOf } from '../store/state.js'
 import { StoreReader } from '../store/reader.js'
+import type { Check, DoctorReport } from './check.js'
 import { trustChecks } from './trust.js'
 import { type WiredHook, probeHooks } from './probe.js'
-import { EXEC_FORM_SINCE, atLeast, findClaude } from '../host/version.js'
+import { EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
 import { hookEntry } from '../setup/hooks.js'
-import { handoffPermissionChecks } from './handoff-permission.js'
+import { handoffPermissionChecks } from './permission.js'
 import { readRegularFile } from '../shared/fsp.js'
 import { readRegistry } from '../store/registry.js'
-import { type Deps, isHomeScope } from './context.js'
+import { type Deps, isHomeScope } from '../shared/deps.js'
 import { offWhere, switchState } from '../config/switch.js'
 
-export type CheckStatus = 'ok' | 'warn' | 'error' | 'info'
-
-export interface Check {
-  id: string
-  status: CheckStatus
-  message: string
-  fix?: string
-}
-
-export interface DoctorReport {
-  ok: boolean
-  checks: Check[]
-}
+export type { Check, CheckStatus, DoctorReport } from './check.js'
 
 const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']
 const STALE_LOCK_MS = 30_000

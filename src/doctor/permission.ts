@@ -4,14 +4,14 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { claudeConfigDir } from '../host/claude.js'
+import { claudeConfigDir } from '../hosts/claude/transcripts.js'
 import { isObject } from '../shared/json.js'
 import { homeDir } from '../shared/builtin.js'
 import { inspectSettings } from '../setup/inspect.js'
 import { ruleAllowsWrite } from '../setup/permission.js'
 import { homeLayout, projectLayout } from '../store/layout.js'
-import type { Deps } from './context.js'
-import type { Check } from './doctor.js'
+import type { Deps } from '../shared/deps.js'
+import type { Check } from './check.js'
 
 /** `permissions.allow` / `permissions.deny` of a settings file; none when it is missing or does not parse. */
 async function rulesOf(file: string): Promise<{ allow: string[]; deny: string[] }> {

@@ -2,7 +2,7 @@
  * The hook payload Claude Code sends on stdin, validated where it enters: unknown fields are ignored,
  * fields of the wrong type are dropped with a note.
  */
-import { isObject } from '../shared/json.js'
+import { isObject } from '../../shared/json.js'
 
 export interface HookPayload {
   session_id?: string

@@ -1,5 +1,5 @@
 /**
- * The capture proper (capture.ts decides it is needed): read the new part of the transcript, fold it
+ * The capture proper, which saves (capture.ts decides it is needed): read the new part of the transcript, fold it
  * into the session's state, write a snapshot when something happened, then the cursor.
  */
 import { basename } from 'node:path'
@@ -8,18 +8,18 @@ import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
-import { readGitInfo } from '../store/git.js'
+import { readGitInfo } from '../repo/git.js'
 import { stampOf } from '../store/fs.js'
 import { statOrNone } from '../shared/fsp.js'
 import { addToRegistry } from '../store/registry.js'
 import { SWEEP_EVERY, headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
 import { cutRedacted, knownRedacted } from '../redact/secrets.js'
-import { type CaptureResult, type CaptureTarget, FORCED } from './capture.js'
-import type { Deps } from './context.js'
+import { type CaptureResult, type CaptureTarget, FORCED } from './types.js'
+import type { Deps } from '../shared/deps.js'
 import { scan } from './scan.js'
 
-export async function fold(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
+export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
   const { req, transcript, sid, store, notes } = target
   await store.ensure()
   const root = store.layout.root

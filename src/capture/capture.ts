@@ -4,50 +4,23 @@
  *
  * Most calls find nothing new (a Stop right after a capture, a hook that fires twice): that is told from
  * the small cursor head and the transcript's stat (or, when the file was touched without growing, two
- * 64-byte reads of it), without loading the extraction code or the state (fold.ts). The read itself costs what the transcript gained, never its whole size.
+ * 64-byte reads of it), without loading the extraction code or the state (save.ts). The read itself costs what the transcript gained, never its whole size.
  */
 import type { Stats } from 'node:fs'
 import { type FileHandle, open, stat } from '../shared/fsp.js'
 import { basename, resolve } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
-import type { WorkClock } from '../narrative/freshness.js'
-import type { Snapshot, Trigger } from '../snapshot/model.js'
 import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
-import { findProjectRoot } from '../store/project.js'
+import { findProjectRoot } from '../repo/root.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
 import type { ProjectStore, StoreOptions } from '../store/store.js'
 import { keptLength, sameBytes } from '../transcript/fingerprint.js'
-import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
-import { type Deps, isHomeScope } from './context.js'
+import type { TranscriptCursor } from '../transcript/read.js'
+import { type Deps, isHomeScope } from '../shared/deps.js'
+import { type CaptureRequest, type CaptureResult, FORCED } from './types.js'
 
-export interface CaptureRequest {
-  cwd: string
-  transcript?: string
-  sessionId?: string
-  trigger: Trigger
-  /** From the Stop payload: the transcript may lag behind it. */
-  lastAssistantMessage?: string
-  /** The project root of `cwd` when the caller already knows it (the hooks do). */
-  projectRoot?: string
-}
-
-export interface CaptureResult {
-  projectRoot: string
-  sessionId: string
-  transcript: string
-  written: boolean
-  /** Why nothing was written, or what was. */
-  reason: string
-  /** The snapshot written, as stored (redacted). */
-  snapshot?: Snapshot
-  snapshotFile?: string
-  stats: ReadStats
-  notes: string[]
-  /** When the session's work happened, after this capture. */
-  work: WorkClock
-  /** The session's extraction state after this capture; absent when nothing new was read (it was not loaded). */
-  state?: ExtractState
-}
+export type { CaptureRequest, CaptureResult, CaptureTarget } from './types.js'
+export { FORCED } from './types.js'
 
 export class CaptureError extends Error {}
 
@@ -65,22 +38,13 @@ export async function openProject(cwd: string, deps: Deps): Promise<ProjectStore
   return new ProjectStore(root, storeOptions(deps))
 }
 
-/** The parts of a capture every path shares: which transcript, which session, which store. */
-export interface CaptureTarget {
-  req: CaptureRequest
-  transcript: string
-  sid: string
-  store: ProjectStore
-  notes: string[]
-}
-
 export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureResult> {
   const notes: string[] = []
   const cwd = resolve(req.cwd)
   let transcript = req.transcript
   let sessionId = req.sessionId
   if (!transcript) {
-    const { discoverTranscript } = await import('../host/claude.js')
+    const { discoverTranscript } = await import('../hosts/claude/transcripts.js')
     const found = await discoverTranscript(cwd, sessionId, deps.env)
     transcript = found.path
     sessionId = found.sessionId
@@ -107,18 +71,16 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   const unchanged = await nothingNew(req, transcript, file, sid, new StoreReader(root, deps.bookmarkHome))
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
-  const [{ fold }, { ProjectStore }] = await Promise.all([import('./fold.js'), import('../store/store.js')])
-  return fold({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
+  const [{ saveCapture }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
+  return saveCapture({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
-/** Triggers that write a snapshot even when nothing happened since the last one. */
-export const FORCED: ReadonlySet<Trigger> = new Set<Trigger>(['manual', 'demo', 'mcp', 'pre_compact'])
 
 /**
  * Whether a Stop payload's last message may be unrecorded: false when it equals, as it is, what the head
  * recorded (the transcript's last reply or an earlier Stop's message, both kept redacted and cut). A long
  * reply or one holding a secret never equals its stored form: the capture then compares it as stored
- * (fold.ts), which needs the redactor this check does without.
+ * (save.ts), which needs the redactor this check does without.
  */
 function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead, 'lastAssistantText' | 'lastHookMessage'> | undefined): boolean {
   return message !== undefined && message.trim() !== '' && message !== head?.lastAssistantText && message !== head?.lastHookMessage

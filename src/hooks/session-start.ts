@@ -1,0 +1,12 @@
+/**
+ * The SessionStart hook's body: the prepared startup answer when it is still good (prepared.ts), else the
+ * answer computed now (restore.ts, loaded only then: most starts never need it).
+ */
+import { preparedRestore, wrapRestore } from './prepared.js'
+import type { HookContext } from './run.js'
+
+export async function restoreHookBody(ctx: HookContext): Promise<unknown | undefined> {
+  const prepared = await preparedRestore(ctx)
+  if (prepared) return wrapRestore(prepared.text)
+  return (await import('./restore.js')).restoreHook(ctx)
+}
