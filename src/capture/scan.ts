@@ -77,7 +77,7 @@ export async function scanInWorker(input: ScanInput): Promise<Scan | undefined> 
   const { Worker } = workerThreads()
   let worker: InstanceType<typeof Worker>
   try {
-    // dist/cli/ in the built CLI as from src/ops/ in a checkout: the built worker either way.
+    // dist/cli/ in the built CLI as from src/capture/ in a checkout: the built worker either way.
     worker = new Worker(new URL('../../dist/cli/scan-worker.cjs', import.meta.url), { workerData: input, resourceLimits: WORKER_HEAP })
   } catch {
     return undefined
