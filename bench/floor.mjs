@@ -6,7 +6,7 @@
  * `payload-stop-turn-*.json` (the run's `big` folder is the 500 MB session). Two builds of this checkout's CLI
  * capture one new turn after another, each against bare `node -e 0` in paired rounds:
  *   - shipped: `bin/bookmark.cjs` as built;
- *   - state only: a copy of the build whose capture records nothing (`const record = false` in the built fold
+ *   - state only: a copy of the build whose capture records nothing (`const record = false` in the built save
  *     chunk): it reads the turn, folds it, redacts and stores the state and the cursor, and writes no snapshot,
  *     index, LATEST.md, trail, registry entry, pointer or prepared restore;
  *   - hand-off only: `bench/lib/detach.cjs`, which starts the shipped Stop as a detached process (the payload
@@ -65,8 +65,8 @@ export function stateOnlyBuild(dir) {
   for (const part of ['bin', 'dist', 'package.json']) cpSync(join(REPO_ROOT, part), join(dir, part), { recursive: true })
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'))
   const cli = join(dir, 'dist', 'cli')
-  const folds = readdirSync(cli).filter((f) => /^stop\.fold-.*\.cjs$/.test(f))
-  if (folds.length !== 1) throw new BenchError(`expected one dist/cli/stop.fold-*.cjs, found ${folds.length}: run npm run build`)
+  const folds = readdirSync(cli).filter((f) => /^stop\.save-.*\.cjs$/.test(f))
+  if (folds.length !== 1) throw new BenchError(`expected one dist/cli/stop.save-*.cjs, found ${folds.length}: run npm run build`)
   const path = join(cli, folds[0])
   const code = readFileSync(path, 'utf8')
   const found = code.match(RECORD) ?? []
