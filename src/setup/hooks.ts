@@ -2,21 +2,16 @@
  * Our four hook handlers as they go into a Claude Code settings file, and how to recognise them
  * (ours from this install, an older one, or a shell-form entry written by hand). Pure.
  */
+import { HOOK_TABLE, type HookEvent, type HookName } from '../hooks/table.js'
 import { isObject } from '../shared/json.js'
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'] as const
-export type HookEvent = (typeof HOOK_EVENTS)[number]
-export type HookName = 'restore' | 'check' | 'precompact' | 'stop'
+export const HOOK_EVENTS: readonly HookEvent[] = HOOK_TABLE.map((h) => h.event)
+export type { HookEvent, HookName }
 
 /** Event -> the bookmark command it runs and its timeout in SECONDS (the unit Claude Code reads). */
-export const OUR_HOOKS: Record<HookEvent, { hook: HookName; timeout: number }> = {
-  SessionStart: { hook: 'restore', timeout: 15 },
-  UserPromptSubmit: { hook: 'check', timeout: 15 },
-  PreCompact: { hook: 'precompact', timeout: 60 },
-  Stop: { hook: 'stop', timeout: 60 },
-}
+export const OUR_HOOKS = Object.fromEntries(HOOK_TABLE.map((h) => [h.event, { hook: h.name, timeout: h.timeout }])) as Record<HookEvent, { hook: HookName; timeout: number }>
 
-const HOOK_NAMES: readonly string[] = ['restore', 'check', 'precompact', 'stop']
+const HOOK_NAMES: readonly string[] = HOOK_TABLE.map((h) => h.name)
 
 /**
  * `exec`: `command` + `args`, spawned without a shell (Claude Code 2.1.139 and later); `shell`: one command
