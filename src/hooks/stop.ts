@@ -5,7 +5,7 @@
  */
 import { decideStop, workSinceClock } from '../narrative/freshness.js'
 import { isHeadless } from '../hosts/claude/payload.js'
-import { capture } from '../capture/capture.js'
+import { capture, storeOptions } from '../capture/capture.js'
 import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from '../narrative/judge.js'
 import type { HookContext } from './run.js'
@@ -45,7 +45,6 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()
   const { ProjectStore } = await import('../store/store.js')
-  const { storeOptions } = await import('../capture/capture.js')
   await new ProjectStore(result.projectRoot, storeOptions(ctx.deps)).updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
   const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, ctx.deps.bookmarkHome, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
   return { decision: 'block', reason: stopBlockReason(request) }

@@ -9,6 +9,7 @@ import { readStoreFile } from '../store/read.js'
 import { type Identity, type IdentityVerdict, checkIdentity, parseNarrative } from '../restore/identity.js'
 import { type GitInfo, isTrackedByGit } from '../repo/git.js'
 import { NARRATIVE_REL } from '../store/layout.js'
+import { readKey } from '../trust/key.js'
 import type { NarrativeState } from './freshness.js'
 
 /** The narrative is read whole, so it is capped: a handoff is a page, not a transcript. */
@@ -78,7 +79,7 @@ export async function readNarrative(path: string, root: string, here: GitInfo, b
     tracked,
   }
   if (!parsed.ok) return { path, state, text, body, parseError: parsed.reason, mtimeMs }
-  const [{ readKey }, { hasValidSeal }] = await Promise.all([import('../trust/key.js'), import('../trust/seal.js')])
+  const { hasValidSeal } = await import('../trust/seal.js')
   // The seal proves the project (its root is in it): the header's repo_path is only for people to read.
   const verdict: IdentityVerdict = hasValidSeal(await readKey(bookmarkHome), root, parsed.identity)
     ? checkIdentity({ ...parsed.identity, repo_path: root }, { root, ...here })
