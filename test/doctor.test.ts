@@ -56,18 +56,12 @@ describe('bookmark doctor', () => {
     expect(d.text).toContain('All good.')
   })
 
-  it('tells hooks wired to the older entry (bin/bookmark.js) to move, and a missing entry as broken', async () => {
+  it('reports hooks whose entry is not there as broken', async () => {
     expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
     const settings = join(sb.env.CLAUDE_CONFIG_DIR!, 'settings.json')
     const wired = await readFile(settings, 'utf8')
     expect(wired).toContain('bin/bookmark.cjs')
-    await writeFile(settings, wired.replaceAll('bin/bookmark.cjs', 'bin/bookmark.js'))
-    const d = await doctor()
-    expect(bad(d.checks)).toEqual([])
-    expect(d.checks).toContainEqual({ id: 'hooks', status: 'info', message: `SessionStart, UserPromptSubmit, PreCompact, Stop in ${settings} start bin/bookmark.js, the entry of an older version (it works; bin/bookmark.cjs starts faster)`, fix: 'run `bookmark setup` to move them' })
-    expect((await runCli(['setup'], { env: sb.env, cwd: project })).stdout).toMatch(/SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated/)
-    expect(await readFile(settings, 'utf8')).toBe(wired)
-    expect((await doctor()).checks.filter((c) => c.message.includes('older version'))).toEqual([])
+    expect(bad((await doctor()).checks)).toEqual([])
     // An entry that is not there does not resolve, whichever its name.
     await writeFile(settings, wired.replaceAll(/"[^"]*bin\/bookmark\.cjs"/g, '"/nonexistent/pkg/bin/bookmark.cjs"'))
     const broken = await doctor()

@@ -52,14 +52,6 @@ describe('bundles', () => {
     for (const h of HOOKS) expect(existsSync(join(DIST, `hook-${h.name}.cjs`)), h.name).toBe(true)
   })
 
-  it('bin/bookmark.js, the entry older installs wired, runs the same hook', async () => {
-    const old = join(REPO_ROOT, 'bin', 'bookmark.js')
-    const viaOld = await runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: payload('Stop'), bin: old })
-    expect(viaOld).toMatchObject({ code: 0, stdout: '', stderr: '' })
-    expect(readdirSync(join(project, '.bookmark', 'snapshots'))).toHaveLength(1)
-    expect((await runCli(['--version'], { env: sb.env, cwd: project, bin: old })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
-  })
-
   it('a hook with an empty payload finds its folder’s newest transcript (fast-glob, required by a hook chunk when needed)', async () => {
     const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
     mkdirSync(dir, { recursive: true })

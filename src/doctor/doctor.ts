@@ -73,8 +73,6 @@ async function hookChecks(root: string | undefined, deps: Deps): Promise<Check[]
       const why = h?.args && claude && !atLeast(claude.version, EXEC_FORM_SINCE) ? ` (Claude Code before ${EXEC_FORM_SINCE.join('.')} ignores "args" and runs ${h.command} alone)` : ''
       checks.push({ id: 'hooks', status: 'error', message: `${p.event} in ${file}, run as ${claude ? `Claude Code ${claude.text}` : 'Claude Code'} runs it, ${p.problem}${why}`, fix: 'run `bookmark setup` again (it writes the hook form your Claude Code understands); `bookmark doctor` checks again' })
     }
-    const older = EVENTS.filter((ev) => s.events[ev].wired && s.events[ev].resolves && /(^|[\\/])bookmark\.js$/.test(hookEntry(s.events[ev]) ?? ''))
-    if (older.length > 0) checks.push({ id: 'hooks', status: 'info', message: `${older.join(', ')} in ${file} start bin/bookmark.js, the entry of an older version (it works; bin/bookmark.cjs starts faster)`, fix: 'run `bookmark setup` to move them' })
   }
   if (!claude && Object.keys(wiredIn).length > 0) checks.push({ id: 'hooks', status: 'info', message: 'no `claude` on PATH answered --version: the hooks were run as written, not as a particular Claude Code version would' })
   const plugin = await pluginInstalled(deps.env)

@@ -68,14 +68,13 @@ export function desiredGroup(event: HookEvent, launch: Launch): { hooks: Handler
   return { hooks: [desiredHandler(event, launch)] }
 }
 
-const SHELL_FORM = /bookmark(?:\.c?js)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/
-const ENTRY = /(^|[\\/])bin[\\/]bookmark\.c?js$/
+const SHELL_FORM = /bookmark(?:\.cjs)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/
+const ENTRY = /(^|[\\/])bin[\\/]bookmark\.cjs$/
 
 /**
  * The bookmark command a handler runs, when the handler is ours: exec form with args `[entry, hook]`
- * (older installs) or `['-e', code, entry, hook]`, entry ending in bin/bookmark.cjs (bin/bookmark.js in
- * older installs), or a shell-form command containing `bookmark.cjs <hook>`, `bookmark.js <hook>` or
- * `bookmark <hook>`. Anything else is another tool's and is never touched.
+ * (written by hand) or `['-e', code, entry, hook]`, entry ending in bin/bookmark.cjs, or a shell-form
+ * command containing `bookmark.cjs <hook>` or `bookmark <hook>`. Anything else is another tool's and is never touched.
  */
 export function ourHookName(handler: unknown): HookName | undefined {
   if (!isObject(handler)) return undefined

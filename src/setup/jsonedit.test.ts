@@ -155,9 +155,9 @@ describe('planSetup / planUninstall', () => {
     const text = JSON.stringify(
       {
         hooks: {
-          SessionStart: [{ hooks: [{ type: 'command', command: '/old/node', args: ['/old/bin/bookmark.js', 'restore'], timeout: 15 }] }],
+          SessionStart: [{ hooks: [{ type: 'command', command: '/old/node', args: ['/old/bin/bookmark.cjs', 'restore'], timeout: 15 }] }],
           UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'npx bookmark check', timeout: 15000 }] }],
-          PreCompact: [{ hooks: [{ type: 'command', command: 'node /x/bin/bookmark.js precompact' }] }],
+          PreCompact: [{ hooks: [{ type: 'command', command: 'node /x/bin/bookmark.cjs precompact' }] }],
           Stop: [{ hooks: [other, { type: 'command', command: 'bookmark stop' }] }, { hooks: [{ type: 'command', command: 'bookmark stop' }] }],
         },
       },

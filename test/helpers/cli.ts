@@ -61,7 +61,7 @@ export interface Run {
   stderr: string
 }
 
-/** `bin`: another entry than BIN (the older bin/bookmark.js). */
+/** `bin`: another entry than BIN (a copy of the package elsewhere). */
 export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; bin?: string }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['pipe', 'pipe', 'pipe'] })
