@@ -4,9 +4,11 @@
  * the installed version would. Against the built CLI (run `npm run build` first), in a private HOME.
  */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { HOOK_TABLE } from '../src/hooks/table.js'
 import { GUARD, desiredHandler, hookEntry, ourHookName, shellQuote, shellWords } from '../src/setup/hooks.js'
 import { type Run, type Sandbox, fakeClaude, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { REPO_ROOT } from './helpers/corpus.js'
@@ -81,6 +83,15 @@ describe('the handler setup writes', () => {
     const template = JSON.parse(await readFile(join(REPO_ROOT, 'templates', 'settings.hooks.json'), 'utf8')) as { hooks: Hooks }
     const launch = { node: '{{node}}', entry: '{{entry}}', form: 'exec' as const }
     for (const event of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'] as const) expect(template.hooks[event]).toEqual([{ hooks: [desiredHandler(event, launch)] }])
+  })
+
+  it('the plugin manifest and the per-hook entries follow the hook table', async () => {
+    const plugin = JSON.parse(await readFile(join(REPO_ROOT, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, { hooks: Handler[] }[]> }
+    expect(Object.keys(plugin.hooks)).toEqual(HOOK_TABLE.map((h) => h.event))
+    for (const h of HOOK_TABLE) {
+      expect(plugin.hooks[h.event]).toEqual([{ hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/bookmark.cjs', h.name], timeout: h.timeout }] }])
+      expect(existsSync(join(REPO_ROOT, 'src', 'cli', `hook-${h.name}.ts`)), h.name).toBe(true)
+    }
   })
 
   it('is the exec form for Claude Code 2.1.139 and later, the shell form before and when no claude answers', async () => {

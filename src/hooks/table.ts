@@ -2,7 +2,7 @@
  * The hooks, in one table: the command table (program.ts), setup's settings entries (src/setup/hooks.ts),
  * the hook entries the bundler builds (src/cli/hook-<name>.ts) and bin/bookmark.cjs follow it; the plugin
  * manifest (hooks/hooks.json) and the settings snippet (templates/settings.hooks.json) are checked against it
- * by test/hookpath.test.ts and test/hookform.test.ts. Pure data, in the order of a session: the order setup
+ * by test/hookform.test.ts. Pure data, in the order of a session: the order setup
  * writes and reports the events in.
  */
 export const HOOK_TABLE = [
