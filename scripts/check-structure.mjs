@@ -56,7 +56,10 @@ const DYNAMIC = /\bimport\s*\(\s*(['"])(\.{1,2}\/[^'"\n]+)\1\s*\)/g
 function typeOnly(clause) {
   const names = /\{([^}]*)\}/.exec(clause)
   if (!names || clause.replace(names[0], '').trim() !== '') return false
-  const items = names[1].split(',').map((s) => s.trim()).filter(Boolean)
+  const items = names[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   return items.length > 0 && items.every((s) => s.startsWith('type '))
 }
 
@@ -177,7 +180,8 @@ export function report(result, maxLines = MAX_LINES) {
     for (const c of result.cycles) {
       lines.push(`  ${[...c.chain.map((e) => e.from), c.chain[0]?.from ?? c.members[0]].join(' -> ')}`)
       for (const e of c.chain) lines.push(`    ${e.from}:${e.line} ${e.how}`)
-      if (c.members.length > c.chain.length) lines.push(`    (the cycle's component also holds: ${c.members.filter((m) => !c.chain.some((e) => e.from === m)).join(', ')})`)
+      if (c.members.length > c.chain.length)
+        lines.push(`    (the cycle's component also holds: ${c.members.filter((m) => !c.chain.some((e) => e.from === m)).join(', ')})`)
     }
   }
   if (lines.length === 0) lines.push(`ok: ${result.files} files, none over ${maxLines} lines; ${result.modules} modules in src/, no import cycle`)
