@@ -90,7 +90,7 @@ describe('bookmark setup', () => {
     for (const event of Object.keys(EVENTS) as (keyof typeof EVENTS)[]) expect(hooks[event]).toEqual([{ hooks: [ours(event)] }])
     expect(Object.keys(hooks)).toEqual(Object.keys(EVENTS))
     expect((await stat(settings)).mode & 0o777).toBe(0o600)
-    expect(await readFile(settings, 'utf8')).toMatch(/^\{\n  "hooks": \{\n    "SessionStart": \[\n/)
+    expect(await readFile(settings, 'utf8')).toMatch(/^\{\n {2}"hooks": \{\n {4}"SessionStart": \[\n/)
     expect(await backups()).toEqual([]) // nothing existed to back up
     expect(await readdir(claudeDir)).toEqual(['settings.json']) // no lock left behind
   })

@@ -3,7 +3,6 @@
  * into the session's state, write a snapshot when something happened, then the cursor.
  */
 import { basename } from 'node:path'
-import type { ExtractState } from '../extract/model.js'
 import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'

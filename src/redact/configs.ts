@@ -205,6 +205,7 @@ const XML_ADD = /(<add[ \t]+key=\\?["'][^"'<>\\]{0,80}(?:pass(?:word)?|secret|to
 const replaceXmlAdd = (match: string, head: string, value: string): string =>
   isPlaceholder(value) ? match : `${head}${marker('password')}`
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the replacer's own signature in String.replace
 const re = (pattern: RegExp, replace: (match: string, ...rest: any[]) => string) => (text: string): string => text.replace(pattern, replace)
 
 /** Formats that few texts hold, as one rule: each runs only when its own needle is there. */

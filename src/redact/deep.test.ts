@@ -1,7 +1,6 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ALNUM, fake2, ghp, mark, opaque } from '../../test/helpers/fake-secrets.js'
-import { TOO_DEEP_MARKER, redact, redactDeep } from './secrets.js'
+import { TOO_DEEP_MARKER, redactDeep } from './secrets.js'
 
 describe('redactDeep', () => {
   it('redacts every string value and key at any depth and leaves numbers, booleans and null alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ALNUM, B64, fake2, HEX, jwt, mark, opaque, pemLines, prng } from '../../test/helpers/fake-secrets.js'
+import { ALNUM, B64, fake2, HEX, mark, opaque, pemLines, prng } from '../../test/helpers/fake-secrets.js'
 import { NEEDLES, SENSITIVE_WORDS, cutRedacted, cutRedactedTwice, mayRedactTo, needlesIn, redact } from './secrets.js'
 
 describe('cutRedacted', () => {

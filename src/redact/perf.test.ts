@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ALNUM, B64, fake, fake2, jwt, prng } from '../../test/helpers/fake-secrets.js'
+import { ALNUM, B64, fake, fake2, prng } from '../../test/helpers/fake-secrets.js'
 import { cutRedacted, redact, redactDeep } from './secrets.js'
 
 function randomText(length: number, alphabet: string): string {

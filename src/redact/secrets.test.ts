@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { CORPUS as CORPUS_ROOT } from '../../test/helpers/corpus.js'
 import { CREDENTIAL_ROWS } from '../../test/helpers/credential-rows.js'
-import { awsId, awsSecret, B64, fake, ghp, mark, opaque, pemBody, row, ROWS, stripe } from '../../test/helpers/fake-secrets.js'
+import { awsId, awsSecret, B64, fake, ghp, mark, opaque, pemBody, ROWS, stripe } from '../../test/helpers/fake-secrets.js'
 import { SECRET_KINDS, redact } from './secrets.js'
 
 describe('redact: one row per kind, in prompts, shell commands, JSON and .env files', () => {

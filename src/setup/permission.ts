@@ -8,7 +8,7 @@
  * project settings alike, from the project root and from a subfolder; `**` and `/…` patterns are relative
  * to the session's folder or the settings file, so they miss the root's handoff from a subfolder.
  */
-import { type ArrayNode, type Edit, type ObjectNode, type Style, appendItem, insertMember, interiorOf, member, removeElement } from './jsonedit.js'
+import { type ArrayNode, type Edit, type ObjectNode, type Style, appendItem, insertMember, interiorOf, removeElement } from './jsonedit.js'
 import { SettingsShapeError, kindName, pointer, single } from './shape.js'
 
 /** The handoff in every project (and in the default bookmark home ~/.bookmark): one file name in one folder name. */

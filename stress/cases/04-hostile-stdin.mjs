@@ -23,7 +23,7 @@ const HEAVY = new Set(['oversized (17 MB)', 'big valid (8 MB message)', 'deep ne
 
 /** Payload families; each returns `{label, stdin}` where stdin is a string, a Buffer or `{open, data?, drip?}`. */
 function families(w) {
-  const { project, transcript, sid, dir, base, home, fifo } = w
+  const { project, transcript, sid, dir, home, fifo } = w
   const ok = { session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: 'Stop', source: 'startup', prompt: 'go on', stop_hook_active: true }
   const wrong = [42, -1, 1e308, true, false, null, [], ['x'], {}, { a: 1 }, '', ' ', '\u0000']
   const fields = ['session_id', 'transcript_path', 'cwd', 'stop_hook_active', 'source', 'last_assistant_message', 'prompt', 'trigger', 'hook_event_name']

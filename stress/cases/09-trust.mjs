@@ -15,7 +15,7 @@
  * A control runs the same session with nothing planted. `STRESS_VARIANTS=copy,clone` runs only those arrivals.
  */
 import { execFileSync } from 'node:child_process'
-import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Checks } from '../lib/result.mjs'
 import { appendTranscript, lines, writeTranscript } from '../lib/gen.mjs'

@@ -185,6 +185,7 @@ export async function run(ctx) {
   const slow = all.filter((x) => !x.timedOut && x.ms > LIMIT_MS)
   const maxMs = Math.max(...all.map((x) => (x.timedOut ? KILL_MS : x.ms)))
   c.figure('runs', all.length)
+  c.figure(`runs over ${LIMIT_MS} ms (not a failure: a loaded machine)`, slow.length)
   c.figure('hooks hung', hooks.filter((x) => x.timedOut).length)
   c.figure('runs hung', hung.length)
   c.figure('max ms', Math.round(maxMs))

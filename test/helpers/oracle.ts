@@ -2,7 +2,6 @@
  * An oracle for real transcripts, written independently of src/: it reads the raw JSON lines itself and
  * says which files the file tools changed, the last real request, the final task list and the last commit.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface Oracle {
   root: string

@@ -255,7 +255,6 @@ export async function startFakeAnthropic(options: FakeOptions = {}): Promise<Fak
   const queue: ScriptEntry[] = []
   let seq = 0
   const summary = options.compactionSummary ?? DEFAULT_SUMMARY
-  let fake: FakeAnthropic
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -342,7 +341,7 @@ export async function startFakeAnthropic(options: FakeOptions = {}): Promise<Fak
   await once(server, 'listening')
   const port = (server.address() as AddressInfo).port
 
-  fake = {
+  const fake: FakeAnthropic = {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,

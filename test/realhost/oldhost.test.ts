@@ -105,7 +105,7 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     expect(r.stdout).toContain('Claude Code 2.0.76 runs only shell-form hooks (exec form needs 2.1.139): wrote that form')
     const stop = (JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: { Stop: { hooks: { command: string; args?: string[] }[] }[] } }).hooks.Stop[0]!.hooks[0]!
     expect(stop.args).toBeUndefined()
-    expect(stop.command).toBe(`${shq(process.execPath)} -e ${shq(GUARD)} ${shq(BOOKMARK_BIN)} stop`.replace(/'([A-Za-z0-9_@%+=:,.\/-]+)'/g, '$1'))
+    expect(stop.command).toBe(`${shq(process.execPath)} -e ${shq(GUARD)} ${shq(BOOKMARK_BIN)} stop`.replace(/'([A-Za-z0-9_@%+=:,./-]+)'/g, '$1'))
   })
 
   beforeEach(() => fake.clearScript())
