@@ -70,7 +70,8 @@ export function stateOnlyBuild(dir) {
   const path = join(cli, folds[0])
   const code = readFileSync(path, 'utf8')
   const found = code.match(RECORD) ?? []
-  if (found.length !== 1) throw new BenchError(`${folds[0]} has ${found.length} \`const record = …;\` lines (expected 1): update bench/floor.mjs to the capture's code`)
+  if (found.length !== 1)
+    throw new BenchError(`${folds[0]} has ${found.length} \`const record = …;\` lines (expected 1): update bench/floor.mjs to the capture's code`)
   writeFileSync(path, code.replace(RECORD, 'const record = false;'))
   return join(dir, 'bin', 'bookmark.cjs')
 }
@@ -104,7 +105,15 @@ function main() {
   const payloadFile = join(world, payloadName)
   const payload = JSON.parse(readFileSync(payloadFile, 'utf8'))
   const home = join(world, 'home')
-  const env = { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), BOOKMARK_HOME: join(home, '.bookmark'), CLAUDE_PROJECT_DIR: join(world, 'project'), TMPDIR: tmpdir(), BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    BOOKMARK_HOME: join(home, '.bookmark'),
+    CLAUDE_PROJECT_DIR: join(world, 'project'),
+    TMPDIR: tmpdir(),
+    BOOKMARK_MAX_NARRATIVE_BLOCKS: '0',
+  }
   const store = join(world, 'project', '.bookmark')
   const lines = readFileSync(payload.transcript_path, 'utf8').trimEnd().split('\n')
   let parent = JSON.parse(lines.at(-1)).uuid
@@ -116,7 +125,11 @@ function main() {
       { name: 'hand-off', bin: join(REPO_ROOT, 'bin', 'bookmark.cjs'), records: true, detached: true },
     ]
     // The cursor is machine-local state: in the project's folder of the bookmark home, as `bookmark status` names it.
-    const status = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'bookmark.cjs'), 'status', '--json'], { env, cwd: join(world, 'project'), encoding: 'utf8' })
+    const status = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'bookmark.cjs'), 'status', '--json'], {
+      env,
+      cwd: join(world, 'project'),
+      encoding: 'utf8',
+    })
     const stateDir = JSON.parse(status.stdout).stateDir
     const cursorOffset = () => JSON.parse(readFileSync(join(stateDir, 'cursors', `${payload.session_id}.json`), 'utf8')).cursor.offset
     const indexHead = () => JSON.parse(readFileSync(join(store, 'index.json'), 'utf8')).snapshots?.[0]?.id
@@ -139,7 +152,8 @@ function main() {
             writeFileSync(input, JSON.stringify({ ...payload, last_assistant_message: t.lastAssistantText }))
           },
           check: (run) => {
-            if (run.status !== 0 || /hook (failed|error)/.test(run.stderr)) throw new BenchError(`${build.name}: exit ${run.status}: ${run.stderr.slice(0, 300)}`)
+            if (run.status !== 0 || /hook (failed|error)/.test(run.stderr))
+              throw new BenchError(`${build.name}: exit ${run.status}: ${run.stderr.slice(0, 300)}`)
             const size = readFileSync(payload.transcript_path).length
             if (build.detached) waitFor(() => !running(Number(run.stdout)), `${build.name}: the detached capture (pid ${run.stdout}) still runs after 30 s`)
             const offset = cursorOffset()
@@ -150,10 +164,14 @@ function main() {
           },
         })
         results[i].push(r)
-        console.log(`${build.name.padEnd(10)} block ${block + 1}: ${r.ratio.toFixed(2)}x bare node (pair ratio ${r.pairRatio.toFixed(2)}x; ${r.hook.median.toFixed(1)} ms against ${r.bare.median.toFixed(1)} ms)`)
+        console.log(
+          `${build.name.padEnd(10)} block ${block + 1}: ${r.ratio.toFixed(2)}x bare node (pair ratio ${r.pairRatio.toFixed(2)}x; ${r.hook.median.toFixed(1)} ms against ${r.bare.median.toFixed(1)} ms)`,
+        )
       })
     }
-    console.log(`\n${rounds} paired rounds after ${warmup} warm-up per block, a new turn before each; ${payloadName.replace(/^payload-|\.json$/g, '')} in ${world}`)
+    console.log(
+      `\n${rounds} paired rounds after ${warmup} warm-up per block, a new turn before each; ${payloadName.replace(/^payload-|\.json$/g, '')} in ${world}`,
+    )
     builds.forEach((build, i) => console.log(`${build.name.padEnd(10)} median of the blocks: ${median(results[i].map((r) => r.ratio)).toFixed(2)}x`))
     return 0
   } catch (e) {

@@ -16,16 +16,15 @@
  * Options: --quick (= BENCH_QUICK=1), --markdown FILE (= BENCH_MARKDOWN), --json FILE (= BENCH_JSON),
  * --update-doc (rewrites the results section of docs/BENCHMARKS.md). Knobs: see docs/BENCHMARKS.md.
  */
-import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { REPO_ROOT } from '../stress/lib/env.mjs'
-import { git, gitProject, hookOutputProblem } from '../stress/lib/sandbox.mjs'
 import { buildTranscript, corpusDir, findTurn, loadSources, newTurn } from './lib/corpus.mjs'
 import { NARRATIVE_PROBE, fillRegistry, growHistory, writeNarrative } from './lib/history.mjs'
+import { additionalContext, checkHookRun, errorsLogPath, errorsLogSize, hookPrefix, indexHead, readJson, stateDirOf, world } from './lib/world.mjs'
 import { BenchError, median, nodeCommand, paired, rssMethod, runShell, runWithRss, summary } from './lib/measure.mjs'
 import { loadLine, machine, markdownReport, printHeader, textReport, updateDoc } from './lib/report.mjs'
 
@@ -80,89 +79,7 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
 
 const progress = (m) => process.stderr.write(`bench: ${m}\n`)
 
-/**
- * The node arguments before `<entry> <hook>` in the hooks setup writes (its guard, `-e <code>`), so a hook is
- * timed as Claude Code starts it; none for a CLI too old to say (BOOKMARK_BENCH_BIN).
- */
-function hookPrefix(bin, tmp) {
-  const home = mkdtempSync(join(tmp, 'bench-setup-'))
-  try {
-    const r = spawnSync(process.execPath, [bin, 'setup', '--dry-run', '--json', '--hook-form', 'exec'], { env: { PATH: process.env.PATH, HOME: home, BOOKMARK_HOME: join(home, '.bookmark') }, cwd: home, encoding: 'utf8' })
-    const args = r.status === 0 ? JSON.parse(JSON.parse(r.stdout).preview).hooks.Stop[0].hooks[0].args : undefined
-    return Array.isArray(args) && args.at(-2) === bin ? args.slice(0, -2) : []
-  } catch {
-    return []
-  } finally {
-    rmSync(home, { recursive: true, force: true })
-  }
-}
 const size = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MB`
-
-/** A private world: HOME, ~/.claude and ~/.bookmark inside `root/name`, and a git project beside them. */
-function world(root, name) {
-  const dir = join(root, name)
-  const home = join(dir, 'home')
-  mkdirSync(home, { recursive: true })
-  const project = gitProject(join(dir, 'project'))
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    BOOKMARK_HOME: join(home, '.bookmark'),
-    CLAUDE_PROJECT_DIR: project,
-    TMPDIR: dir,
-    NODE_OPTIONS: '',
-  }
-  const sessionId = randomUUID()
-  const transcriptDir = join(env.CLAUDE_CONFIG_DIR, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
-  mkdirSync(transcriptDir, { recursive: true })
-  const head = git(project, 'rev-parse', 'HEAD').trim()
-  return { name, dir, home, project, env, sessionId, transcript: join(transcriptDir, `${sessionId}.jsonl`), branch: 'main', head }
-}
-
-function readJson(path) {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'))
-  } catch {
-    return undefined
-  }
-}
-
-function indexHead(w) {
-  return readJson(join(w.project, '.bookmark', 'index.json'))?.snapshots?.[0]?.id
-}
-
-/** The CLI under test (as `settings().bin`): asked where a world's state is. */
-const CLI = process.env.BOOKMARK_BENCH_BIN ? resolve(process.env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.cjs')
-
-/** The project's folder in the bookmark home (cursors, session state, errors.log), as `bookmark status` names it; null before a capture. */
-function stateDirOf(w) {
-  const r = runShell(nodeCommand([CLI, 'status', '--json']), { env: w.env, cwd: w.project })
-  if (r.status !== 0) throw new BenchError(`bookmark status --json: ${r.stderr.slice(0, 300)}`)
-  return JSON.parse(r.stdout).stateDir
-}
-
-function errorsLogPath(w) {
-  const dir = stateDirOf(w)
-  return dir === null ? undefined : join(dir, 'errors.log')
-}
-
-function errorsLogSize(w) {
-  const p = errorsLogPath(w)
-  return p !== undefined && existsSync(p) ? statSync(p).size : 0
-}
-
-/** Throws when a hook run is not a success: exit code, stdout shape, a failure reported on stderr. */
-function checkHookRun(label, hook, r) {
-  if (r.status !== 0) throw new BenchError(`${label}: exit ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`)
-  const problem = hookOutputProblem(hook, r.stdout)
-  if (problem) throw new BenchError(`${label}: ${problem}`)
-  if (/hook (failed|error)/.test(r.stderr)) throw new BenchError(`${label}: ${r.stderr.trim().slice(0, 500)}`)
-}
-
-function additionalContext(r) {
-  return r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout).hookSpecificOutput?.additionalContext
-}
 
 /**
  * One hook case: the payload written to a file, paired rounds, then `rssRuns` runs for the peak RSS.
@@ -178,7 +95,17 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
     expect?.(r)
   }
   ctx.s.hookPrefix ??= hookPrefix(ctx.s.bin, ctx.s.tmp)
-  const result = paired({ a: nodeCommand(['-e', '0'], { stdin: file }), b: nodeCommand([...ctx.s.hookPrefix, ctx.s.bin, hook], { stdin: file }), env, cwd, rounds: ctx.s.rounds, warmup: ctx.s.warmup, prepare, check, after })
+  const result = paired({
+    a: nodeCommand(['-e', '0'], { stdin: file }),
+    b: nodeCommand([...ctx.s.hookPrefix, ctx.s.bin, hook], { stdin: file }),
+    env,
+    cwd,
+    rounds: ctx.s.rounds,
+    warmup: ctx.s.warmup,
+    prepare,
+    check,
+    after,
+  })
   const rss = []
   for (let i = 0; i < ctx.s.rssRuns; i++) {
     prepare?.()
@@ -188,7 +115,20 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
     rss.push(r.rssKb)
   }
   if (errorsLogSize(w) !== logBefore) throw new BenchError(`${label}: the hook logged a failure in ${errorsLogPath(w)}`)
-  const row = { id, label, kind: 'hook', n: result.hook.n, median: result.hook.median, p10: result.hook.p10, p90: result.hook.p90, bare: result.bare.median, ratio: result.ratio, pairRatio: result.pairRatio, rssMb: Math.max(...rss) / 1024, notes: typeof notes === 'function' ? notes() : notes }
+  const row = {
+    id,
+    label,
+    kind: 'hook',
+    n: result.hook.n,
+    median: result.hook.median,
+    p10: result.hook.p10,
+    p90: result.hook.p90,
+    bare: result.bare.median,
+    ratio: result.ratio,
+    pairRatio: result.pairRatio,
+    rssMb: Math.max(...rss) / 1024,
+    notes: typeof notes === 'function' ? notes() : notes,
+  }
   ctx.cases.push(row)
   return row
 }
@@ -218,7 +158,20 @@ function captureCase(ctx, w, gen, id, label) {
     rss.push(r.rssKb)
   }
   const t = summary(times)
-  const row = { id, label, kind: 'capture', n: t.n, median: t.median, p10: t.p10, p90: t.p90, bare: Number.NaN, ratio: Number.NaN, pairRatio: Number.NaN, rssMb: Math.max(...rss) / 1024, notes: `read ${size(gen.bytes)} whole, ${entries} entries; timed under the RSS tool` }
+  const row = {
+    id,
+    label,
+    kind: 'capture',
+    n: t.n,
+    median: t.median,
+    p10: t.p10,
+    p90: t.p90,
+    bare: Number.NaN,
+    ratio: Number.NaN,
+    pairRatio: Number.NaN,
+    rssMb: Math.max(...rss) / 1024,
+    notes: `read ${size(gen.bytes)} whole, ${entries} entries; timed under the RSS tool`,
+  }
   ctx.cases.push(row)
   return row
 }
@@ -228,18 +181,46 @@ function generate(ctx, w, mb, label) {
   const started = Date.now()
   const gen = buildTranscript(w.transcript, { sources: ctx.sources, targetBytes: mb * MiB, projectDir: w.project, sessionId: w.sessionId })
   const ms = Date.now() - started
-  ctx.transcripts.push({ label, path: gen.path, bytes: gen.bytes, lines: gen.lines, repetitions: gen.repetitions.length, sources: new Set(gen.repetitions.map((r) => r.source)).size, sessionId: gen.sessionId, projectDir: gen.projectDir, ms, repetitionRanges: gen.repetitions })
+  ctx.transcripts.push({
+    label,
+    path: gen.path,
+    bytes: gen.bytes,
+    lines: gen.lines,
+    repetitions: gen.repetitions.length,
+    sources: new Set(gen.repetitions.map((r) => r.source)).size,
+    sessionId: gen.sessionId,
+    projectDir: gen.projectDir,
+    ms,
+    repetitionRanges: gen.repetitions,
+  })
   return gen
 }
 
 /** The Stop payload Claude Code sends for this world's session. */
 function stopPayload(w, lastAssistantMessage) {
-  return { session_id: w.sessionId, transcript_path: w.transcript, cwd: w.project, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: lastAssistantMessage ?? '', background_tasks: [], session_crons: [] }
+  return {
+    session_id: w.sessionId,
+    transcript_path: w.transcript,
+    cwd: w.project,
+    permission_mode: 'default',
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: lastAssistantMessage ?? '',
+    background_tasks: [],
+    session_crons: [],
+  }
 }
 
 function startupPayload(w, cwd = w.project) {
   const sid = randomUUID()
-  return { session_id: sid, transcript_path: join(dirname(w.transcript), `${sid}.jsonl`), cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-opus-4-6' }
+  return {
+    session_id: sid,
+    transcript_path: join(dirname(w.transcript), `${sid}.jsonl`),
+    cwd,
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+    model: 'claude-opus-4-6',
+  }
 }
 
 /** The index must not move during the timed rounds of a case that writes nothing. */
@@ -283,7 +264,8 @@ function stopTurnCase(ctx, w, gen, id, label) {
       const snap = readJson(join(w.project, '.bookmark', 'snapshots', `${now}.json`))
       if (timed && Number.isFinite(snap?.capture?.bytesRead)) read.push(snap.capture.bytesRead)
     },
-    notes: () => `reads ${read.length > 0 ? `${(median(read) / 1024).toFixed(1)} KB` : 'unknown bytes'} per turn; narrative blocks off (BOOKMARK_MAX_NARRATIVE_BLOCKS=0)`,
+    notes: () =>
+      `reads ${read.length > 0 ? `${(median(read) / 1024).toFixed(1)} KB` : 'unknown bytes'} per turn; narrative blocks off (BOOKMARK_MAX_NARRATIVE_BLOCKS=0)`,
   })
 }
 
@@ -322,25 +304,47 @@ function goals(ctx) {
   const out = []
   const ratioGoal = (label, id, limit, detail) => {
     const c = findCase(ctx, id)
-    out.push({ label, pass: c.ratio <= limit, measured: `${c.ratio.toFixed(2)}x bare node`, goal: `at most ${limit.toFixed(1)}x`, detail: detail ?? `pair ratio ${c.pairRatio.toFixed(2)}x` })
+    out.push({
+      label,
+      pass: c.ratio <= limit,
+      measured: `${c.ratio.toFixed(2)}x bare node`,
+      goal: `at most ${limit.toFixed(1)}x`,
+      detail: detail ?? `pair ratio ${c.pairRatio.toFixed(2)}x`,
+    })
   }
   ratioGoal('check (not due)', 'check', 1.2)
   ratioGoal('restore (startup)', 'restore', 1.2)
   ratioGoal('stop with nothing new', 'stop-idle', 1.2)
   const turn = findCase(ctx, 'stop-turn-big')
-  ratioGoal(`stop after one new turn, ${size(ctx.bigBytes)} transcript`, 'stop-turn-big', 3, `pair ratio ${turn.pairRatio.toFixed(2)}x; ${turn.notes.split(';')[0]}`)
+  ratioGoal(
+    `stop after one new turn, ${size(ctx.bigBytes)} transcript`,
+    'stop-turn-big',
+    3,
+    `pair ratio ${turn.pairRatio.toFixed(2)}x; ${turn.notes.split(';')[0]}`,
+  )
   for (const [id, limitMs, name] of [
     ['capture-small', 1000, size(ctx.smallBytes)],
     ['capture-big', 3000, size(ctx.bigBytes)],
   ]) {
     const c = findCase(ctx, id)
-    out.push({ label: `first capture of ${name}, wall time`, pass: c.median < limitMs, measured: `${(c.median / 1000).toFixed(2)} s median`, goal: `under ${limitMs / 1000} s` })
+    out.push({
+      label: `first capture of ${name}, wall time`,
+      pass: c.median < limitMs,
+      measured: `${(c.median / 1000).toFixed(2)} s median`,
+      goal: `under ${limitMs / 1000} s`,
+    })
     out.push({ label: `first capture of ${name}, peak RSS`, pass: c.rssMb < 100, measured: `${c.rssMb.toFixed(0)} MB`, goal: 'under 100 MB' })
   }
   for (const budget of [DEFAULT_BUDGET, SMALL_BUDGET]) {
     const seen = ctx.budgets.filter((b) => b.budget === budget)
     const worst = Math.max(...seen.map((b) => b.chars))
-    out.push({ label: `restore within its budget of ${budget} (${s.snapshots} snapshots, ${s.projects} projects)`, pass: worst <= budget, measured: `${worst} characters at most`, goal: `at most ${budget}`, detail: `${seen.length} restore case${seen.length > 1 ? 's' : ''}` })
+    out.push({
+      label: `restore within its budget of ${budget} (${s.snapshots} snapshots, ${s.projects} projects)`,
+      pass: worst <= budget,
+      measured: `${worst} characters at most`,
+      goal: `at most ${budget}`,
+      detail: `${seen.length} restore case${seen.length > 1 ? 's' : ''}`,
+    })
   }
   return out
 }
@@ -362,7 +366,9 @@ async function main() {
   process.stdout.write(printHeader(m, s))
   const { sources, skipped, missing } = loadSources(s.corpus)
   if (missing || sources.length === 0) {
-    console.error(`bench: no real transcripts at ${missing ?? join(s.corpus, 'claude')}: the bench generates its transcripts from them (set BOOKMARK_CORPUS to the corpus folder)`)
+    console.error(
+      `bench: no real transcripts at ${missing ?? join(s.corpus, 'claude')}: the bench generates its transcripts from them (set BOOKMARK_CORPUS to the corpus folder)`,
+    )
     return 2
   }
   for (const k of skipped) progress(`left out ${k.name}: ${k.reason}`)
@@ -421,28 +427,68 @@ function run(ctx, m, skipped) {
   writeNarrative(small.project, { sessionId: small.sessionId, branch: small.branch, head: small.head, bookmarkHome: small.env.BOOKMARK_HOME })
   const turnPayload = join(small.dir, 'payload-handoff-turn.json')
   writeFileSync(turnPayload, JSON.stringify(stopPayload(small, handoffTurn.lastAssistantText)))
-  checkHookRun('stop (the turn that wrote the handoff)', 'stop', runShell(nodeCommand([s.bin, 'stop'], { stdin: turnPayload }), { env: { ...small.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: small.project }))
+  checkHookRun(
+    'stop (the turn that wrote the handoff)',
+    'stop',
+    runShell(nodeCommand([s.bin, 'stop'], { stdin: turnPayload }), { env: { ...small.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: small.project }),
+  )
   const prepared = join(stateDirOf(small), 'restore.prepared.json')
   if (!existsSync(prepared)) throw new BenchError(`stop (the turn that wrote the handoff): no ${prepared} written`)
 
-  hookCase(ctx, { id: 'stop-idle', label: `stop, nothing new (${size(genSmall.bytes)} session)`, w: small, hook: 'stop', payload: stopPayload(small, handoffTurn.lastAssistantText), after: unchangedIndex('stop, nothing new', small) })
+  hookCase(ctx, {
+    id: 'stop-idle',
+    label: `stop, nothing new (${size(genSmall.bytes)} session)`,
+    w: small,
+    hook: 'stop',
+    payload: stopPayload(small, handoffTurn.lastAssistantText),
+    after: unchangedIndex('stop, nothing new', small),
+  })
 
   const checkEnv = { ...small.env, BOOKMARK_INTERVAL: '1440' }
-  const checkPayload = { session_id: small.sessionId, transcript_path: small.transcript, cwd: small.project, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'Make the colors green and yellow' }
+  const checkPayload = {
+    session_id: small.sessionId,
+    transcript_path: small.transcript,
+    cwd: small.project,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'Make the colors green and yellow',
+  }
   // The first check of the session is due: it captures and records the time, so the next ones are not due.
   const payloadFile = join(small.dir, 'payload-check-first.json')
   writeFileSync(payloadFile, JSON.stringify(checkPayload))
   checkHookRun('check (first, due)', 'check', runShell(nodeCommand([s.bin, 'check'], { stdin: payloadFile }), { env: checkEnv, cwd: small.project }))
   const sessionFile = join(stateDirOf(small), 'sessions', `${small.sessionId}.json`)
   if (!readJson(sessionFile)?.lastIntervalSnapshotAt) throw new BenchError(`check (first, due): ${sessionFile} records no interval snapshot`)
-  hookCase(ctx, { id: 'check', label: `check, not due (${size(genSmall.bytes)} session)`, w: small, hook: 'check', payload: checkPayload, env: checkEnv, after: unchangedIndex('check, not due', small) })
+  hookCase(ctx, {
+    id: 'check',
+    label: `check, not due (${size(genSmall.bytes)} session)`,
+    w: small,
+    hook: 'check',
+    payload: checkPayload,
+    env: checkEnv,
+    after: unchangedIndex('check, not due', small),
+  })
 
   const stillPrepared = () => {
     if (!existsSync(prepared)) throw new BenchError(`restore, startup: ${prepared} is gone: this case measures the prepared answer`)
   }
-  restoreCase(ctx, { id: 'restore', label: `restore, startup (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET, note: 'the answer the last capture prepared', after: stillPrepared })
+  restoreCase(ctx, {
+    id: 'restore',
+    label: `restore, startup (${size(genSmall.bytes)} session)`,
+    w: small,
+    budget: DEFAULT_BUDGET,
+    note: 'the answer the last capture prepared',
+    after: stillPrepared,
+  })
   // The same restore computed in full (no prepared answer: a store changed by hand, or another version): for the record.
-  restoreCase(ctx, { id: 'restore-computed', label: `restore, startup, computed (${size(genSmall.bytes)} session)`, w: small, budget: DEFAULT_BUDGET, note: 'nothing prepared: rendered and redacted', prepare: () => rmSync(prepared, { force: true }) })
+  restoreCase(ctx, {
+    id: 'restore-computed',
+    label: `restore, startup, computed (${size(genSmall.bytes)} session)`,
+    w: small,
+    budget: DEFAULT_BUDGET,
+    note: 'nothing prepared: rendered and redacted',
+    prepare: () => rmSync(prepared, { force: true }),
+  })
 
   stopTurnCase(ctx, small, genSmall, 'stop-turn-small', `stop, one new turn on ${size(genSmall.bytes)}`)
   stopTurnCase(ctx, big, genBig, 'stop-turn-big', `stop, one new turn on ${size(genBig.bytes)}`)
@@ -451,7 +497,10 @@ function run(ctx, m, skipped) {
   progress(`history: ${s.snapshots} snapshots, ${s.projects} projects`)
   const cfg = runShell(nodeCommand([s.bin, 'config', '--project', '--set', `indexCap=${s.snapshots}`]), { env: hist.env, cwd: hist.project })
   if (cfg.status !== 0) throw new BenchError(`bookmark config --project --set indexCap=${s.snapshots}: ${cfg.stderr}`)
-  const cap = runShell(nodeCommand([s.bin, 'snapshot', '--transcript', genHist.path, '--cwd', hist.project, '--trigger', 'stop', '--json']), { env: hist.env, cwd: hist.project })
+  const cap = runShell(nodeCommand([s.bin, 'snapshot', '--transcript', genHist.path, '--cwd', hist.project, '--trigger', 'stop', '--json']), {
+    env: hist.env,
+    cwd: hist.project,
+  })
   if (cap.status !== 0) throw new BenchError(`history capture: ${cap.stderr}`)
   growHistory(hist.project, s.snapshots, hist.env.BOOKMARK_HOME)
   fillRegistry(hist.env.BOOKMARK_HOME, s.projects, join(hist.dir, 'other-projects'))
@@ -461,7 +510,18 @@ function run(ctx, m, skipped) {
   restoreCase(ctx, { id: 'restore-history-small', label: `restore, ${many}, budget ${SMALL_BUDGET}`, w: hist, budget: SMALL_BUDGET })
   restoreCase(ctx, { id: 'restore-home', label: `restore from the home folder, ${many}`, w: hist, cwd: hist.home, budget: DEFAULT_BUDGET })
 
-  const results = { date: new Date().toISOString(), machine: m, settings: { ...s, bin: s.bin }, transcripts: ctx.transcripts.map(({ repetitionRanges, ...t }) => t), skipped, newTurnFile, root, cases: ctx.cases, goals: goals(ctx), load: loadLine(m) }
+  const results = {
+    date: new Date().toISOString(),
+    machine: m,
+    settings: { ...s, bin: s.bin },
+    transcripts: ctx.transcripts.map(({ repetitionRanges, ...t }) => t),
+    skipped,
+    newTurnFile,
+    root,
+    cases: ctx.cases,
+    goals: goals(ctx),
+    load: loadLine(m),
+  }
   process.stdout.write(`\n${textReport(results)}\n`)
   if (s.markdown) writeFileSync(s.markdown, `${markdownReport(results)}\n`)
   if (s.json) writeFileSync(s.json, `${JSON.stringify({ ...results, transcripts: ctx.transcripts }, null, 2)}\n`)

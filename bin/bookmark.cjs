@@ -91,7 +91,9 @@ function compile(fs, filename, source, cache, fresh) {
     try {
       const s = fs.statSync(filename)
       key = `${filename.replace(/^.*[\\/]/, '')}.${s.size}-${Math.trunc(s.mtimeMs)}-${s.ino}-${process.version}-${process.arch}.v8c`
-      const file = cache.exists ? fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK }) : undefined
+      const file = cache.exists
+        ? fs.readFileSync(`${cache.dir}/${key}`, { flag: fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK })
+        : undefined
       if (file && file.length > 1 && file[0] >= 1 && file[0] <= CACHE_RUNS) {
         runs = file[0]
         cachedData = file.subarray(1)
@@ -122,7 +124,8 @@ function writeCaches(fs, join, cache, fresh) {
     try {
       fs.writeFileSync(tmp, Buffer.concat([Buffer.from([runs]), script.createCachedData()]), { mode: 0o600, flag: 'wx' })
       fs.renameSync(tmp, join(cache.dir, key))
-      for (const old of fs.readdirSync(cache.dir)) if (old.startsWith(prefix) && old !== key && !old.endsWith('.tmp')) fs.rmSync(join(cache.dir, old), { force: true })
+      for (const old of fs.readdirSync(cache.dir))
+        if (old.startsWith(prefix) && old !== key && !old.endsWith('.tmp')) fs.rmSync(join(cache.dir, old), { force: true })
     } catch {
       // A full disk, a read-only home: no temp file left behind; the next run compiles as usual and tries again.
       try {

@@ -22,12 +22,18 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default
 const runtimeDeps = Object.keys(pkg.dependencies ?? {})
 // The hooks: one entry file each (test/hookpath.test.ts checks them against src/hooks/table.ts).
-const HOOKS = readdirSync(`${root}src/cli`).flatMap((f) => /^hook-(\w+)\.ts$/.exec(f)?.[1] ?? []).filter((h) => h !== 'main')
+const HOOKS = readdirSync(`${root}src/cli`)
+  .flatMap((f) => /^hook-(\w+)\.ts$/.exec(f)?.[1] ?? [])
+  .filter((h) => h !== 'main')
 
 // A hash of the sources and the version: what a build prepared ahead (src/hooks/prepared.ts) is used
 // only by the same build.
 const sources = createHash('sha256').update(pkg.version)
-for (const f of readdirSync(`${root}src`, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort()) sources.update(f).update(readFileSync(`${root}src/${f}`))
+for (const f of readdirSync(`${root}src`, { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.ts'))
+  .sort())
+  sources.update(f).update(readFileSync(`${root}src/${f}`))
 const BUILD_ID = sources.digest('hex').slice(0, 16)
 
 const builds = [
@@ -69,4 +75,3 @@ for (const b of builds) {
 }
 // Marks the folder as CommonJS for tools that look for the nearest package.json.
 writeFileSync(`${root}dist/package.json`, '{ "type": "commonjs" }\n')
-

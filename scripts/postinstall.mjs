@@ -25,11 +25,13 @@ const firstLine = (text) =>
 function run() {
   const env = process.env
   if (env.BOOKMARK_SKIP_SETUP === '1') return say('skipped hook setup (BOOKMARK_SKIP_SETUP=1); run `bookmark setup` to wire the Claude Code hooks')
-  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return say('skipped hook setup (CI is set); run `bookmark setup` to wire the Claude Code hooks')
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0')
+    return say('skipped hook setup (CI is set); run `bookmark setup` to wire the Claude Code hooks')
   if (env.npm_config_global !== 'true') return say('skipped hook setup (not a global install); run `npx bookmark setup` to wire the Claude Code hooks')
   const root = join(dirname(fileURLToPath(import.meta.url)), '..')
   const bin = join(root, 'bin', 'bookmark.cjs')
-  if (!existsSync(join(root, 'dist', 'cli', 'bookmark.cjs')) || !existsSync(bin)) return say('skipped hook setup (the package is not built: dist/ is missing); run `bookmark setup` once it is')
+  if (!existsSync(join(root, 'dist', 'cli', 'bookmark.cjs')) || !existsSync(bin))
+    return say('skipped hook setup (the package is not built: dist/ is missing); run `bookmark setup` once it is')
   const r = spawnSync(process.execPath, [bin, 'setup'], { env, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
   if (r.error) return say(`hooks not wired (${r.error.message}); run \`bookmark setup\``)
   if (r.status !== 0) return say(`hooks not wired: ${firstLine(r.stderr) || `setup exited with ${r.status ?? r.signal}`}; fix that and run \`bookmark setup\``)

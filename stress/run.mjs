@@ -70,15 +70,23 @@ async function main(argv) {
     const i = argv.indexOf(flag)
     return i >= 0 ? argv[i + 1] : undefined
   }
-  const only = at('--only')?.split(',').map((s) => s.trim())
+  const only = at('--only')
+    ?.split(',')
+    .map((s) => s.trim())
   const jsonOut = at('--json')
   const verbose = argv.includes('--verbose')
   const ctx = context(scale)
   const started = Date.now()
   console.log(`session-bookmark stress suite (${scale}) — ${new Date().toISOString()}`)
   const commit = revision()
-  console.log(`cli: ${ctx.bin} (${commit}); node ${process.version}; ${cpus().length} cpus, ${Math.round(totalmem() / 2 ** 30)} GB RAM (${Math.round(freemem() / 2 ** 30)} GB free)`)
-  console.log(ctx.corpusPresent ? `corpus: ${ctx.corpus.length} transcripts in ${CORPUS_CLAUDE}` : `corpus: ABSENT (${CORPUS_CLAUDE} not found): cases 3 and 6 use generated lines and skip the corpus checks`)
+  console.log(
+    `cli: ${ctx.bin} (${commit}); node ${process.version}; ${cpus().length} cpus, ${Math.round(totalmem() / 2 ** 30)} GB RAM (${Math.round(freemem() / 2 ** 30)} GB free)`,
+  )
+  console.log(
+    ctx.corpusPresent
+      ? `corpus: ${ctx.corpus.length} transcripts in ${CORPUS_CLAUDE}`
+      : `corpus: ABSENT (${CORPUS_CLAUDE} not found): cases 3 and 6 use generated lines and skip the corpus checks`,
+  )
   const results = []
   for (const [num, id, file] of CASES) {
     if (only && !only.includes(num) && !only.includes(id)) continue
@@ -89,8 +97,27 @@ async function main(argv) {
   }
   const failed = results.filter((r) => r.result === 'FAIL')
   const seconds = Math.round((Date.now() - started) / 1000)
-  console.log(`${results.length} cases in ${seconds} s: ${results.filter((r) => r.result === 'PASS').length} PASS, ${failed.length} FAIL, ${results.filter((r) => r.result === 'SKIPPED').length} SKIPPED`)
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ scale, at: new Date().toISOString(), commit, seconds, node: process.version, cpus: cpus().length, totalMemGB: Math.round(totalmem() / 2 ** 30), results }, null, 2))
+  console.log(
+    `${results.length} cases in ${seconds} s: ${results.filter((r) => r.result === 'PASS').length} PASS, ${failed.length} FAIL, ${results.filter((r) => r.result === 'SKIPPED').length} SKIPPED`,
+  )
+  if (jsonOut)
+    writeFileSync(
+      jsonOut,
+      JSON.stringify(
+        {
+          scale,
+          at: new Date().toISOString(),
+          commit,
+          seconds,
+          node: process.version,
+          cpus: cpus().length,
+          totalMemGB: Math.round(totalmem() / 2 ** 30),
+          results,
+        },
+        null,
+        2,
+      ),
+    )
   return failed.length > 0 ? 1 : 0
 }
 

@@ -33,7 +33,10 @@ interface CorpusModule {
   describeSource: (path: string) => Source
   buildTranscript: (path: string, o: { sources: Source[]; targetBytes: number; projectDir: string; sessionId: string; now?: number }) => Generated
   findTurn: (sources: Source[]) => Turn | undefined
-  newTurn: (turn: Turn, o: { sessionId: string; projectDir: string; parentUuid: string | null; at?: number }) => { text: string; lastUuid: string; lastAssistantText: string }
+  newTurn: (
+    turn: Turn,
+    o: { sessionId: string; projectDir: string; parentUuid: string | null; at?: number },
+  ) => { text: string; lastUuid: string; lastAssistantText: string }
 }
 
 // The bench is plain Node ESM outside the TypeScript project: loaded by URL, typed by the interface above.
@@ -55,14 +58,76 @@ const SID = '11111111-2222-4333-8444-555555555555'
 
 /** A small session in the shapes Claude Code writes: a request, an Edit, its result, a reply, a subagent. */
 function handMade(): string {
-  const base = (uuid: string, parentUuid: string | null, ts: string) => ({ parentUuid, isSidechain: false, userType: 'external', cwd: ROOT, sessionId: SID, version: '2.1.42', gitBranch: 'main', uuid, timestamp: ts })
+  const base = (uuid: string, parentUuid: string | null, ts: string) => ({
+    parentUuid,
+    isSidechain: false,
+    userType: 'external',
+    cwd: ROOT,
+    sessionId: SID,
+    version: '2.1.42',
+    gitBranch: 'main',
+    uuid,
+    timestamp: ts,
+  })
   const lines = [
-    { ...base('aaaaaaaa-0000-4000-8000-000000000001', null, '2026-02-15T09:00:00.000Z'), type: 'user', promptId: 'bbbbbbbb-0000-4000-8000-000000000009', message: { role: 'user', content: 'Rename the helper in src/util.ts' } },
-    { ...base('aaaaaaaa-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000001', '2026-02-15T09:00:05.000Z'), type: 'assistant', requestId: 'req_011CY83F5TsFNd8vuLg3sWgC', message: { id: 'msg_01K1byR2WdnR2BTn1xF1k6PE', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id: 'toolu_01BMy92yKNbatrAJqF9zreXg', name: 'Edit', input: { file_path: `${ROOT}/src/util.ts`, old_string: 'a', new_string: 'b' } }] } },
-    { ...base('aaaaaaaa-0000-4000-8000-000000000003', 'aaaaaaaa-0000-4000-8000-000000000002', '2026-02-15T09:00:06.000Z'), type: 'user', sourceToolAssistantUUID: 'aaaaaaaa-0000-4000-8000-000000000002', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01BMy92yKNbatrAJqF9zreXg', content: `The file ${ROOT}/src/util.ts has been updated.` }] }, toolUseResult: { filePath: `${ROOT}/src/util.ts`, oldString: 'a', newString: 'b', structuredPatch: [] } },
-    { ...base('aaaaaaaa-0000-4000-8000-000000000004', 'aaaaaaaa-0000-4000-8000-000000000003', '2026-02-15T09:00:09.000Z'), type: 'assistant', requestId: 'req_011CY83F5TsFNd8vuLg3sWgD', message: { id: 'msg_01K1byR2WdnR2BTn1xF1k6PF', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: `Renamed; see ${ROOT}/src/util.ts (the copy in /Users/dev/acme-old stays).` }] } },
-    { ...base('aaaaaaaa-0000-4000-8000-000000000005', 'aaaaaaaa-0000-4000-8000-000000000004', '2026-02-15T09:10:00.000Z'), cwd: `${ROOT}/web`, type: 'progress', data: { type: 'agent_progress', agentId: 'ad86772', prompt: 'look around' }, toolUseID: 'cccccccc-0000-4000-8000-000000000001' },
-    { ...base('aaaaaaaa-0000-4000-8000-000000000006', 'aaaaaaaa-0000-4000-8000-000000000005', '2026-02-15T09:20:00.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Je27w49hu8demPWHTpnuzA', content: 'agent ad86772 done' }] }, toolUseResult: { agentId: 'ad86772' } },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000001', null, '2026-02-15T09:00:00.000Z'),
+      type: 'user',
+      promptId: 'bbbbbbbb-0000-4000-8000-000000000009',
+      message: { role: 'user', content: 'Rename the helper in src/util.ts' },
+    },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000001', '2026-02-15T09:00:05.000Z'),
+      type: 'assistant',
+      requestId: 'req_011CY83F5TsFNd8vuLg3sWgC',
+      message: {
+        id: 'msg_01K1byR2WdnR2BTn1xF1k6PE',
+        role: 'assistant',
+        model: 'claude-opus-4-6',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_01BMy92yKNbatrAJqF9zreXg',
+            name: 'Edit',
+            input: { file_path: `${ROOT}/src/util.ts`, old_string: 'a', new_string: 'b' },
+          },
+        ],
+      },
+    },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000003', 'aaaaaaaa-0000-4000-8000-000000000002', '2026-02-15T09:00:06.000Z'),
+      type: 'user',
+      sourceToolAssistantUUID: 'aaaaaaaa-0000-4000-8000-000000000002',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_01BMy92yKNbatrAJqF9zreXg', content: `The file ${ROOT}/src/util.ts has been updated.` }],
+      },
+      toolUseResult: { filePath: `${ROOT}/src/util.ts`, oldString: 'a', newString: 'b', structuredPatch: [] },
+    },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000004', 'aaaaaaaa-0000-4000-8000-000000000003', '2026-02-15T09:00:09.000Z'),
+      type: 'assistant',
+      requestId: 'req_011CY83F5TsFNd8vuLg3sWgD',
+      message: {
+        id: 'msg_01K1byR2WdnR2BTn1xF1k6PF',
+        role: 'assistant',
+        model: 'claude-opus-4-6',
+        content: [{ type: 'text', text: `Renamed; see ${ROOT}/src/util.ts (the copy in /Users/dev/acme-old stays).` }],
+      },
+    },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000005', 'aaaaaaaa-0000-4000-8000-000000000004', '2026-02-15T09:10:00.000Z'),
+      cwd: `${ROOT}/web`,
+      type: 'progress',
+      data: { type: 'agent_progress', agentId: 'ad86772', prompt: 'look around' },
+      toolUseID: 'cccccccc-0000-4000-8000-000000000001',
+    },
+    {
+      ...base('aaaaaaaa-0000-4000-8000-000000000006', 'aaaaaaaa-0000-4000-8000-000000000005', '2026-02-15T09:20:00.000Z'),
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Je27w49hu8demPWHTpnuzA', content: 'agent ad86772 done' }] },
+      toolUseResult: { agentId: 'ad86772' },
+    },
   ]
   return lines.map((l) => `${JSON.stringify(l)}\n`).join('')
 }
@@ -184,7 +249,19 @@ interface Results {
   newTurnFile: string
 }
 
-const CASES = ['capture-small', 'capture-big', 'stop-idle', 'check', 'restore', 'restore-computed', 'stop-turn-small', 'stop-turn-big', 'restore-history', 'restore-history-small', 'restore-home']
+const CASES = [
+  'capture-small',
+  'capture-big',
+  'stop-idle',
+  'check',
+  'restore',
+  'restore-computed',
+  'stop-turn-small',
+  'stop-turn-big',
+  'restore-history',
+  'restore-history-small',
+  'restore-home',
+]
 
 describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built CLI', () => {
   let run: SpawnSyncReturns<string>
@@ -195,8 +272,20 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
     json = join(dir, 'results.json')
     md = join(dir, 'results.md')
     const home = join(dir, 'harness-home')
-    const env = { PATH: process.env.PATH, HOME: home, BOOKMARK_HOME: join(home, '.bookmark'), CLAUDE_CONFIG_DIR: join(home, '.claude'), BENCH_QUICK: '1', BENCH_KEEP: '1', BENCH_TMP: dir }
-    run = spawnSync(process.execPath, [join(REPO_ROOT, 'bench', 'run.mjs'), '--json', json, '--markdown', md], { env: { ...env, ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}) }, encoding: 'utf8', timeout: 170_000 })
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      BOOKMARK_HOME: join(home, '.bookmark'),
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      BENCH_QUICK: '1',
+      BENCH_KEEP: '1',
+      BENCH_TMP: dir,
+    }
+    run = spawnSync(process.execPath, [join(REPO_ROOT, 'bench', 'run.mjs'), '--json', json, '--markdown', md], {
+      env: { ...env, ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}) },
+      encoding: 'utf8',
+      timeout: 170_000,
+    })
   }, 180_000)
   const results = (): Results => JSON.parse(readFileSync(json, 'utf8')) as Results
 
@@ -253,7 +342,14 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   it('bench/floor.mjs times the capture as shipped, one that stores only its state, and a hand-off to a detached capture, checking each run', () => {
     const kept = /^bench: kept (.+) \(BENCH_KEEP=1\)$/m.exec(run.stderr)?.[1]
     expect(kept, run.stderr.slice(-500)).toBeDefined()
-    const env = { PATH: process.env.PATH, HOME: kept!, FLOOR_ROUNDS: '2', FLOOR_WARMUP: '1', FLOOR_BLOCKS: '1', ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}) }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: kept!,
+      FLOOR_ROUNDS: '2',
+      FLOOR_WARMUP: '1',
+      FLOOR_BLOCKS: '1',
+      ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}),
+    }
     const floor = spawnSync(process.execPath, [join(REPO_ROOT, 'bench', 'floor.mjs'), join(kept!, 'big')], { env, encoding: 'utf8', timeout: 120_000 })
     expect(floor.status, floor.stderr).toBe(0)
     expect(floor.stdout).toMatch(/^shipped {4}block 1: [\d.]+x bare node/m)

@@ -115,7 +115,13 @@ describe('concurrency', () => {
     const transcripts: string[] = []
     for (let i = 0; i < 8; i++) {
       const t = join(sb.dir, `s${i}.jsonl`)
-      await writeFile(t, jsonl([prompt(`request number ${i} for the project`, { cwd: project }), call(`w${i}`, 'Write', { file_path: join(project, `f${i}.ts`), content: 'x\n' }, { type: 'create' }, { cwd: project })]))
+      await writeFile(
+        t,
+        jsonl([
+          prompt(`request number ${i} for the project`, { cwd: project }),
+          call(`w${i}`, 'Write', { file_path: join(project, `f${i}.ts`), content: 'x\n' }, { type: 'create' }, { cwd: project }),
+        ]),
+      )
       transcripts.push(t)
     }
     // 8 sessions, each captured twice at the same moment: same-session captures serialise on the session lock.

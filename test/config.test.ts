@@ -8,7 +8,8 @@ import { stateDir } from './helpers/narrative.js'
 let sb: Sandbox
 let project: string
 
-const values = async (env = sb.env) => JSON.parse((await runCli(['config', '--json'], { env, cwd: project })).stdout).values as Record<string, { value: number; source: string }>
+const values = async (env = sb.env) =>
+  JSON.parse((await runCli(['config', '--json'], { env, cwd: project })).stdout).values as Record<string, { value: number; source: string }>
 
 beforeEach(async () => {
   sb = await sandbox()
@@ -30,7 +31,10 @@ describe('bookmark config', () => {
     expect(JSON.parse(await readFile(join(sb.env.BOOKMARK_HOME!, 'config.json'), 'utf8'))).toEqual({ version: 1, values: { interval: 10 } })
     expect((await values()).interval).toMatchObject({ value: 10, source: 'global' })
     expect((await runCli(['config', '--project', '--set', 'interval=20', '--set', 'restoreBudget=8000'], { env: sb.env, cwd: project })).code).toBe(0)
-    expect(JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'config.json'), 'utf8'))).toEqual({ version: 1, values: { interval: 20, restoreBudget: 8000 } })
+    expect(JSON.parse(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'config.json'), 'utf8'))).toEqual({
+      version: 1,
+      values: { interval: 20, restoreBudget: 8000 },
+    })
     expect((await values()).interval).toMatchObject({ value: 20, source: 'project' })
     expect((await values({ ...sb.env, BOOKMARK_INTERVAL: '3' })).interval).toMatchObject({ value: 3, source: 'env' })
     expect((await runCli(['config', '--project', '--unset', 'interval'], { env: sb.env, cwd: project })).code).toBe(0)

@@ -82,12 +82,28 @@ const TASKS: Record<string, [string, string, string][]> = {
 const MOST_RECENT: Record<string, string[]> = {
   'cc-1.0.111-multiedit-todowrite-cb947e5b.jsonl': ['src/game/HistoryLog.tsx', 'src/app/globals.css'], // 31, 17
   'cc-1.0.98-inline-sidechains-multiedit-bashoutput-fe5e1c67.jsonl': ['CLAUDE.md', 'todo-app/src/app/page.tsx', 'todo-app/src/hooks/useSimpleTodos.ts'], // 436, 386, 383
-  'cc-2.0.76-compact1-task-todowrite-847ff7d2.jsonl': ['cmd/entire/cli/strategy/cleanup.go', 'cmd/entire/cli/checkpoint/checkpoint_test.go', 'cmd/entire/cli/checkpoint/committed.go'], // 411, 341, 322
-  'cc-2.1.49-malformed-toolname-compact1-f7594e2b.jsonl': ['.learnings/2026-02-21-phase14-user-to-user-sharing.md', 'packages/crypto/src/__tests__/rewrap.test.ts', '.planning/todos/pending/2026-02-21-phase14-security-review-deferred.md'], // 746, 576, 415
+  'cc-2.0.76-compact1-task-todowrite-847ff7d2.jsonl': [
+    'cmd/entire/cli/strategy/cleanup.go',
+    'cmd/entire/cli/checkpoint/checkpoint_test.go',
+    'cmd/entire/cli/checkpoint/committed.go',
+  ], // 411, 341, 322
+  'cc-2.1.49-malformed-toolname-compact1-f7594e2b.jsonl': [
+    '.learnings/2026-02-21-phase14-user-to-user-sharing.md',
+    'packages/crypto/src/__tests__/rewrap.test.ts',
+    '.planning/todos/pending/2026-02-21-phase14-security-review-deferred.md',
+  ], // 746, 576, 415
   // 1164 (main thread), then line 1085, a subagent's `rm` of summarize.go, summarize_claude.go,
   // summarize_test.go and summarize_claude_test.go (ties in path order); shell deletes count as changes
-  'cc-2.1.20-taskcreate-local-command-mcp-b82405ba.jsonl': ['cmd/entire/cli/summarise/claude.go', 'cmd/entire/cli/summarize.go', 'cmd/entire/cli/summarize_claude.go'],
-  'cc-2.1.5-long-compact2-44df7d08.jsonl': ['cmd/entire/cli/integration_test/concurrent_session_warning_test.go', 'cmd/entire/cli/checkpoint/checkpoint.go', 'cmd/entire/cli/strategy/auto_commit.go'], // 933, 892, 880
+  'cc-2.1.20-taskcreate-local-command-mcp-b82405ba.jsonl': [
+    'cmd/entire/cli/summarise/claude.go',
+    'cmd/entire/cli/summarize.go',
+    'cmd/entire/cli/summarize_claude.go',
+  ],
+  'cc-2.1.5-long-compact2-44df7d08.jsonl': [
+    'cmd/entire/cli/integration_test/concurrent_session_warning_test.go',
+    'cmd/entire/cli/checkpoint/checkpoint.go',
+    'cmd/entire/cli/strategy/auto_commit.go',
+  ], // 933, 892, 880
 }
 
 /**
@@ -164,7 +180,12 @@ describe.skipIf(!CORPUS_PRESENT)('corpus: hand-checked facts per transcript', ()
         if (fact.subagentOnly !== undefined) expect(inside.filter((r) => r.subagent)).toHaveLength(fact.subagentOnly)
         else expect(inside.filter((r) => r.subagent).map((r) => r.path)).toEqual([])
         for (const r of inside) expect(isProjectRelative(r.path), r.path).toBe(true)
-        expect(keys(byFileTools(state.outside).map((r) => r.path), win)).toEqual(keys(fact.outside, win))
+        expect(
+          keys(
+            byFileTools(state.outside).map((r) => r.path),
+            win,
+          ),
+        ).toEqual(keys(fact.outside, win))
         for (const [path, from] of fact.moved ?? []) expect(state.files[path]?.from).toBe(from)
       })
 
@@ -212,7 +233,11 @@ describe.skipIf(!CORPUS_PRESENT)('corpus: hand-checked facts per transcript', ()
       if (recent) {
         it('lists the snapshot files most recent first', async () => {
           const { state, root } = await loadCorpus(fact.file)
-          expect(snapshotOf(state, root).files.slice(0, recent.length).map((r) => r.path)).toEqual(recent)
+          expect(
+            snapshotOf(state, root)
+              .files.slice(0, recent.length)
+              .map((r) => r.path),
+          ).toEqual(recent)
         })
       }
 

@@ -54,7 +54,9 @@ describe.skipIf(!CORPUS_PRESENT)('corpus: Windows transcripts', () => {
   it('cc-2.1.215-windows: `cat >> /c/Users/jande/.../gradient-spec.md` (736) is the C:/ file the Write at line 70 created', async () => {
     const { state } = await loadCorpus('cc-2.1.215-windows-api-error-image-mcp-94fab1a1.jsonl')
     const spec = Object.values(state.outside).filter((r) => r.path.toLowerCase().endsWith('/scratchpad/gradient-spec.md'))
-    expect(spec.map((r) => r.path)).toEqual(['C:/Users/jande/AppData/Local/Temp/claude/D--oh-my-posh/dcce4143-4609-43c5-a0e3-ea883f6c959b/scratchpad/gradient-spec.md'])
+    expect(spec.map((r) => r.path)).toEqual([
+      'C:/Users/jande/AppData/Local/Temp/claude/D--oh-my-posh/dcce4143-4609-43c5-a0e3-ea883f6c959b/scratchpad/gradient-spec.md',
+    ])
     expect(spec[0]?.tools).toEqual(expect.arrayContaining(['Write', 'Bash']))
   })
 
@@ -85,8 +87,18 @@ describe.skipIf(!CORPUS_PRESENT)('corpus: Windows transcripts', () => {
       it(`${name}: root spelled ${JSON.stringify(variant)} gives the same inside files`, async () => {
         const fact = FACTS.find((f) => f.file === name)!
         const { state } = await extractCorpus(name, variant)
-        expect(keys(byFileTools(state.files).map((r) => r.path), true)).toEqual(keys(fact.edited ?? [], true))
-        expect(keys(byFileTools(state.outside).map((r) => r.path), true)).toEqual(keys(fact.outside, true))
+        expect(
+          keys(
+            byFileTools(state.files).map((r) => r.path),
+            true,
+          ),
+        ).toEqual(keys(fact.edited ?? [], true))
+        expect(
+          keys(
+            byFileTools(state.outside).map((r) => r.path),
+            true,
+          ),
+        ).toEqual(keys(fact.outside, true))
       })
     }
   }
@@ -94,7 +106,8 @@ describe.skipIf(!CORPUS_PRESENT)('corpus: Windows transcripts', () => {
   it('cc-2.1.205-windows-powershell: paths keep their case and use / (hand-checked literal keys)', async () => {
     const { state } = await loadCorpus('cc-2.1.205-windows-powershell-mcp-b342582f.jsonl')
     // Raw: file_path "D:\\oh-my-posh\\packages\\msix\\README.md" (Write, line 126) and "...\\src\\cli\\upgrade\\notice_test.go".
-    expect(Object.keys(state.files)).toEqual(expect.arrayContaining(['packages/msix/README.md', 'src/cli/upgrade/notice_test.go', '.github/workflows/release.yml']))
+    expect(Object.keys(state.files)).toEqual(
+      expect.arrayContaining(['packages/msix/README.md', 'src/cli/upgrade/notice_test.go', '.github/workflows/release.yml']),
+    )
   })
 })
-

@@ -40,14 +40,25 @@ describe('bookmark doctor', () => {
     const d = await doctor()
     expect(d.code).toBe(1)
     expect(d.ok).toBe(false)
-    expect(d.checks).toContainEqual({ id: 'hooks', status: 'error', message: 'no session-bookmark hooks are wired: nothing is captured or restored', fix: 'run `bookmark setup`' })
+    expect(d.checks).toContainEqual({
+      id: 'hooks',
+      status: 'error',
+      message: 'no session-bookmark hooks are wired: nothing is captured or restored',
+      fix: 'run `bookmark setup`',
+    })
     expect(d.text).toContain('fix: run `bookmark setup`')
   })
 
   it('is all green after setup and a capture', async () => {
     expect((await runCli(['setup'], { env: sb.env, cwd: project })).code).toBe(0)
     const t = join(sb.dir, 's.jsonl')
-    await writeFile(t, jsonl([prompt('add the exporter to the notes app', { cwd: project }), call('w', 'Write', { file_path: join(project, 'a.ts'), content: 'x' }, { type: 'create' }, { cwd: project })]))
+    await writeFile(
+      t,
+      jsonl([
+        prompt('add the exporter to the notes app', { cwd: project }),
+        call('w', 'Write', { file_path: join(project, 'a.ts'), content: 'x' }, { type: 'create' }, { cwd: project }),
+      ]),
+    )
     expect((await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })).code).toBe(0)
     const d = await doctor()
     expect(bad(d.checks)).toEqual([])
@@ -78,7 +89,16 @@ describe('bookmark doctor', () => {
     const state = await stateDir(sb.env.BOOKMARK_HOME!, project)
     await writeFile(join(store, 'trails', 'files.json'), '{"version":1,')
     // This user's own index (sealed), out of step with the files.
-    await writeJson(join(store, 'index.json'), { version: 1, snapshots: [{ id: 'SNAP_20200101_000000_000_abcd', seq: 1, createdAt: '2020-01-01T00:00:00.000Z', sessionId: 'x', trigger: 'stop', task: null, files: 0 }] }, { seal: await ensureSeal(sb.env.BOOKMARK_HOME!, project) })
+    await writeJson(
+      join(store, 'index.json'),
+      {
+        version: 1,
+        snapshots: [
+          { id: 'SNAP_20200101_000000_000_abcd', seq: 1, createdAt: '2020-01-01T00:00:00.000Z', sessionId: 'x', trigger: 'stop', task: null, files: 0 },
+        ],
+      },
+      { seal: await ensureSeal(sb.env.BOOKMARK_HOME!, project) },
+    )
     await writeFile(join(state, 'store.lock'), '{}')
     await utimes(join(state, 'store.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
     await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: 'x', transcript_path: join(sb.dir, 'gone.jsonl'), cwd: project }) })
@@ -99,7 +119,10 @@ describe('bookmark doctor', () => {
     await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env })
     const store = join(project, '.bookmark')
     await writeFile(join(store, 'index.json'), JSON.stringify({ version: 1, snapshots: [] }))
-    await writeFile(join(store, 'snapshots', 'SNAP_20990101_000000_000_abcd.json'), JSON.stringify({ version: 1, id: 'SNAP_20990101_000000_000_abcd', files: [] }))
+    await writeFile(
+      join(store, 'snapshots', 'SNAP_20990101_000000_000_abcd.json'),
+      JSON.stringify({ version: 1, id: 'SNAP_20990101_000000_000_abcd', files: [] }),
+    )
     await writeFile(join(store, 'config.json'), JSON.stringify({ version: 1, values: { maxNarrativeBlocks: 99 } }))
     const messages = (await doctor()).checks.filter((c) => c.id === 'trust').map((c) => `${c.status} ${c.message}`)
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^warn ignored: ${join(store, 'index.json')}: it carries no bookmark seal`)))
@@ -112,7 +135,11 @@ describe('bookmark doctor', () => {
     const settings = join(sb.env.CLAUDE_CONFIG_DIR!, 'settings.json')
     const handoff = join(project, '.bookmark', 'bookmark.context.md')
     const rule = 'Edit(//**/.bookmark/bookmark.context.md)'
-    expect((await doctor()).checks).toContainEqual({ id: 'permissions', status: 'ok', message: `the model may write the handoff ${handoff} without asking (${rule} in ${settings})` })
+    expect((await doctor()).checks).toContainEqual({
+      id: 'permissions',
+      status: 'ok',
+      message: `the model may write the handoff ${handoff} without asking (${rule} in ${settings})`,
+    })
     const wired = JSON.parse(await readFile(settings, 'utf8'))
     wired.permissions.allow = ['Bash(git *)', 'Write(//**/.bookmark/bookmark.context.md)'] // Write(path) rules match nothing (docs/PERMISSIONS.md)
     await writeFile(settings, JSON.stringify(wired))

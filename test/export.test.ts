@@ -42,7 +42,15 @@ async function writeNarrative(header: string): Promise<void> {
 
 function headerFields(): Record<string, string> {
   const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
-  return { scope: 'repo', project: 'proj', repo_path: project, branch: 'main', head, session_id: 'sample-session', written: new Date(Date.now() - 3_600_000).toISOString() }
+  return {
+    scope: 'repo',
+    project: 'proj',
+    repo_path: project,
+    branch: 'main',
+    head,
+    session_id: 'sample-session',
+    written: new Date(Date.now() - 3_600_000).toISOString(),
+  }
 }
 
 describe('bookmark export', () => {
@@ -126,7 +134,9 @@ describe('bookmark export', () => {
     await mkdir(join(project, 'out'))
     const folder = await run(['export', '--out', 'out'])
     expect(folder.code).toBe(1)
-    expect(folder.stderr.trim()).toBe(`bookmark: --out ${join(project, 'out')} is a folder: give a file name inside it (for example ${join(project, 'out', 'handoff.md')})`)
+    expect(folder.stderr.trim()).toBe(
+      `bookmark: --out ${join(project, 'out')} is a folder: give a file name inside it (for example ${join(project, 'out', 'handoff.md')})`,
+    )
     expect(await readdir(join(project, 'out'))).toEqual([])
 
     const missing = await run(['export', '--out', 'nowhere/handoff.md'])

@@ -28,7 +28,11 @@ async function stop(sid: string): Promise<void> {
 }
 
 async function turn(sid: string, request: string, file: string): Promise<void> {
-  const lines = [prompt(request, { cwd: project, sessionId: sid }), call(`w-${file}`, 'Write', { file_path: join(project, file), content: 'x\n' }, { type: 'create' }, { cwd: project, sessionId: sid }), assistantText(`Done: ${request}`, { cwd: project, sessionId: sid })]
+  const lines = [
+    prompt(request, { cwd: project, sessionId: sid }),
+    call(`w-${file}`, 'Write', { file_path: join(project, file), content: 'x\n' }, { type: 'create' }, { cwd: project, sessionId: sid }),
+    assistantText(`Done: ${request}`, { cwd: project, sessionId: sid }),
+  ]
   await writeFile(transcriptOf(sid), jsonl(lines), { flag: 'a' })
   await stop(sid)
 }
@@ -43,15 +47,23 @@ async function listed(): Promise<{ id: string; sessionId: string }[]> {
 
 /** What a new session started in the project would be given. */
 async function startup(): Promise<string> {
-  const input = JSON.stringify({ session_id: 'cccccccc-0000-4000-8000-000000000000', transcript_path: join(sb.dir, 'none.jsonl'), cwd: project, hook_event_name: 'SessionStart', source: 'startup' })
+  const input = JSON.stringify({
+    session_id: 'cccccccc-0000-4000-8000-000000000000',
+    transcript_path: join(sb.dir, 'none.jsonl'),
+    cwd: project,
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  })
   const r = await runCli(['restore'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project }, cwd: project, input })
   expect(r.code, r.stderr).toBe(0)
   return r.stdout.trim() === '' ? '' : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
 }
 
 const text = (path: string): Promise<string> => readFile(path, 'utf8')
-const registry = async () => (JSON.parse(await text(join(sb.env.BOOKMARK_HOME!, 'registry.json'))) as { entries: { project: string; snapshotId: string }[] }).entries
-const trail = async () => JSON.parse((await text(join(store, 'trails', 'files.json'))).replace(/^[^{]*/, '')) as { files: Record<string, { snapshot: string }[]> }
+const registry = async () =>
+  (JSON.parse(await text(join(sb.env.BOOKMARK_HOME!, 'registry.json'))) as { entries: { project: string; snapshotId: string }[] }).entries
+const trail = async () =>
+  JSON.parse((await text(join(store, 'trails', 'files.json'))).replace(/^[^{]*/, '')) as { files: Record<string, { snapshot: string }[]> }
 const stateFiles = async (sub: string) => readdir(join(await stateDir(sb.env.BOOKMARK_HOME!, project), sub)).catch(() => [] as string[])
 /** Everything bookmark keeps of the project, as one text: the forgotten markers must be in none of it. */
 async function everything(): Promise<string> {
@@ -117,7 +129,7 @@ describe('bookmark forget SNAP_ID', () => {
     expect(restored).toContain(ALPHA2)
     expect(restored).not.toContain(BRAVO)
     // Only B's cursor state (which the note names) may still hold it.
-    expect((await everything()).split(BRAVO).length - 1).toBe((await stateCursorHits(SID_B)))
+    expect((await everything()).split(BRAVO).length - 1).toBe(await stateCursorHits(SID_B))
     // The snapshots left are as they were: still readable and sealed.
     const a1 = await cli('show', A1, '--json')
     expect(a1.code, a1.stderr).toBe(0)
@@ -173,7 +185,11 @@ describe('bookmark forget --session', () => {
     expect(again.code, again.stderr).toBe(0)
     expect(JSON.parse(again.stdout).stats.restarted === true || JSON.parse(again.stdout).stats.bytesRead > 0).toBe(true)
     const shown = await cli('show', '--json')
-    expect(JSON.parse(shown.stdout).requests.all.map((p: { text: string }) => p.text).join('\n')).toContain(ALPHA)
+    expect(
+      JSON.parse(shown.stdout)
+        .requests.all.map((p: { text: string }) => p.text)
+        .join('\n'),
+    ).toContain(ALPHA)
   })
 })
 
@@ -211,7 +227,7 @@ describe('bookmark forget --all', () => {
     expect(shown.stderr).toContain('no snapshots yet')
   })
 
-  it('--keep-handoff keeps the model\'s handoff', async () => {
+  it("--keep-handoff keeps the model's handoff", async () => {
     await writeFile(join(store, 'bookmark.context.md'), '# Handoff\n')
     const r = await cli('forget', '--all', '--yes', '--keep-handoff', '--json')
     expect(r.code, r.stderr).toBe(0)

@@ -22,7 +22,23 @@ function rng(seed: number): () => number {
   }
 }
 
-const WEIRD: unknown[] = [null, 0, -1, 1e308, '', 'x'.repeat(10_000), [], {}, [[[[]]]], true, { a: { b: { c: {} } } }, '\u0000', '../../etc/passwd', 'C:\\x', NaN]
+const WEIRD: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  '',
+  'x'.repeat(10_000),
+  [],
+  {},
+  [[[[]]]],
+  true,
+  { a: { b: { c: {} } } },
+  '\u0000',
+  '../../etc/passwd',
+  'C:\\x',
+  NaN,
+]
 
 function mutateValue(v: unknown, r: () => number, depth = 0): unknown {
   if (depth > 6) return v

@@ -111,7 +111,16 @@ describe('check in a non-interactive run', () => {
     ;(full.message as { usage: unknown }).usage = { input_tokens: 10, cache_read_input_tokens: 160_000, cache_creation_input_tokens: 0, output_tokens: 20 }
     await writeFile(transcript, jsonl([full]), { flag: 'a' })
   }
-  const payload = (): string => JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: project, hook_event_name: 'UserPromptSubmit', prompt_id: 'p1', permission_mode: 'acceptEdits', prompt: 'continue' })
+  const payload = (): string =>
+    JSON.stringify({
+      session_id: SID,
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: 'UserPromptSubmit',
+      prompt_id: 'p1',
+      permission_mode: 'acceptEdits',
+      prompt: 'continue',
+    })
   const check = (env: Record<string, string>) => runCli(['check'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project, ...env }, cwd: project, input: payload() })
 
   it('adds no context-refresh note under -p, still snapshots, and notes it when opted in', async () => {

@@ -55,7 +55,14 @@ async function packageCopy(): Promise<string> {
 async function session(): Promise<{ transcript: string; sessionId: string }> {
   const sessionId = '9b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8'
   const transcript = join(sb.dir, `${sessionId}.jsonl`)
-  await writeFile(transcript, jsonl([prompt('Write the parser for the log format', { cwd: project, sessionId }), call('t1', 'Write', { file_path: join(project, 'parser.ts'), content: 'x' }, { type: 'create' }, { cwd: project, sessionId }), assistantText('Wrote parser.ts.', { cwd: project, sessionId })]))
+  await writeFile(
+    transcript,
+    jsonl([
+      prompt('Write the parser for the log format', { cwd: project, sessionId }),
+      call('t1', 'Write', { file_path: join(project, 'parser.ts'), content: 'x' }, { type: 'create' }, { cwd: project, sessionId }),
+      assistantText('Wrote parser.ts.', { cwd: project, sessionId }),
+    ]),
+  )
   return { transcript, sessionId }
 }
 
@@ -82,14 +89,17 @@ describe('the handler setup writes', () => {
   it('templates/settings.hooks.json is exactly what setup writes in the exec form', async () => {
     const template = JSON.parse(await readFile(join(REPO_ROOT, 'templates', 'settings.hooks.json'), 'utf8')) as { hooks: Hooks }
     const launch = { node: '{{node}}', entry: '{{entry}}', form: 'exec' as const }
-    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'] as const) expect(template.hooks[event]).toEqual([{ hooks: [desiredHandler(event, launch)] }])
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'] as const)
+      expect(template.hooks[event]).toEqual([{ hooks: [desiredHandler(event, launch)] }])
   })
 
   it('the plugin manifest and the per-hook entries follow the hook table', async () => {
     const plugin = JSON.parse(await readFile(join(REPO_ROOT, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, { hooks: Handler[] }[]> }
     expect(Object.keys(plugin.hooks)).toEqual(HOOK_TABLE.map((h) => h.event))
     for (const h of HOOK_TABLE) {
-      expect(plugin.hooks[h.event]).toEqual([{ hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/bookmark.cjs', h.name], timeout: h.timeout }] }])
+      expect(plugin.hooks[h.event]).toEqual([
+        { hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/bookmark.cjs', h.name], timeout: h.timeout }] },
+      ])
       expect(existsSync(join(REPO_ROOT, 'src', 'cli', `hook-${h.name}.ts`)), h.name).toBe(true)
     }
   })
@@ -108,7 +118,12 @@ describe('the handler setup writes', () => {
     expect(old).toMatchObject({ form: 'shell', claude: '2.1.138' })
     expect(old.notes).toEqual(['Claude Code 2.1.138 runs only shell-form hooks (exec form needs 2.1.139): wrote that form (later versions run it too)'])
     const hooks = await hooksOf()
-    for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
+    for (const [event, hook] of [
+      ['SessionStart', 'restore'],
+      ['UserPromptSubmit', 'check'],
+      ['PreCompact', 'precompact'],
+      ['Stop', 'stop'],
+    ] as const) {
       expect(hooks[event]).toHaveLength(1)
       const h = hooks[event]![0]!.hooks[0]!
       expect(h.args).toBeUndefined()
@@ -118,7 +133,10 @@ describe('the handler setup writes', () => {
     const unknown = await form()
     expect(unknown).toMatchObject({ form: 'shell', claude: null })
     expect(unknown.notes[0]).toMatch(/no `claude` on PATH answered --version: wrote shell-form hooks/)
-    const forced = JSON.parse((await runCli(['setup', '--json', '--hook-form', 'exec'], { env: sb.env })).stdout) as { form: string; events: Record<string, string> }
+    const forced = JSON.parse((await runCli(['setup', '--json', '--hook-form', 'exec'], { env: sb.env })).stdout) as {
+      form: string
+      events: Record<string, string>
+    }
     expect(forced.form).toBe('exec')
     expect(Object.values(forced.events)).toEqual(['updated', 'updated', 'updated', 'updated'])
     const bad = await runCli(['setup', '--hook-form', 'bash'], { env: sb.env })
@@ -146,18 +164,34 @@ describe('a hook whose package is gone', () => {
       expect(r.code, r.stderr).toBe(0)
       const hooks = await hooksOf()
       const { transcript, sessionId } = await session()
-      const payload = (event: string, extra: object): object => ({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: event, ...extra })
+      const payload = (event: string, extra: object): object => ({
+        session_id: sessionId,
+        transcript_path: transcript,
+        cwd: project,
+        hook_event_name: event,
+        ...extra,
+      })
       const stop = hooks.Stop![0]!.hooks[0]!
       expect(hookEntry(stop)).toBe(join(pkg, 'bin', 'bookmark.cjs'))
       const first = await runHandler(stop, payload('Stop', { stop_hook_active: false }), project, sb.env)
       expect(first.code, first.stderr).toBe(0)
       expect(await readdir(join(project, '.bookmark', 'snapshots'))).toHaveLength(1)
-      const restored = await runHandler(hooks.SessionStart![0]!.hooks[0]!, payload('SessionStart', { source: 'startup', session_id: 'a1b2c3d4-0000-4000-8000-000000000001' }), project, sb.env)
+      const restored = await runHandler(
+        hooks.SessionStart![0]!.hooks[0]!,
+        payload('SessionStart', { source: 'startup', session_id: 'a1b2c3d4-0000-4000-8000-000000000001' }),
+        project,
+        sb.env,
+      )
       expect(restored.code).toBe(0)
       expect(restored.stdout).toContain('parser.ts')
 
       await rm(join(sb.dir, `my "tools" & it's here`), { recursive: true })
-      for (const [event, extra] of [['SessionStart', { source: 'startup' }], ['UserPromptSubmit', { prompt: 'go on' }], ['PreCompact', { trigger: 'auto' }], ['Stop', { stop_hook_active: false }]] as const) {
+      for (const [event, extra] of [
+        ['SessionStart', { source: 'startup' }],
+        ['UserPromptSubmit', { prompt: 'go on' }],
+        ['PreCompact', { trigger: 'auto' }],
+        ['Stop', { stop_hook_active: false }],
+      ] as const) {
         const run = await runHandler(hooks[event]![0]!.hooks[0]!, payload(event, extra), project, sb.env)
         expect(run, event).toEqual({ code: 0, stdout: '', stderr: '' })
       }
@@ -176,7 +210,8 @@ describe('doctor runs each wired hook as the installed Claude Code would', () =>
   it('passes hooks that work, and fails exec-form hooks under a version that ignores args', async () => {
     await fakeClaude(sb, '2.1.332')
     expect((await runCli(['setup'], { env: sb.env })).code).toBe(0)
-    const json = async (): Promise<{ ok: boolean; checks: { id: string; status: string; message: string; fix?: string }[] }> => JSON.parse((await runCli(['doctor', '--json'], { env: sb.env, cwd: project })).stdout)
+    const json = async (): Promise<{ ok: boolean; checks: { id: string; status: string; message: string; fix?: string }[] }> =>
+      JSON.parse((await runCli(['doctor', '--json'], { env: sb.env, cwd: project })).stdout)
     const good = await json()
     expect(good.checks.filter((c) => c.id === 'hooks' && c.status !== 'ok')).toEqual([])
     // The probe leaves nothing behind in the user's project or bookmark home.
@@ -187,7 +222,9 @@ describe('doctor runs each wired hook as the installed Claude Code would', () =>
     expect(old.ok).toBe(false)
     const errors = old.checks.filter((c) => c.id === 'hooks' && c.status === 'error')
     expect(errors.map((c) => c.message.split(' ')[0]).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop', 'UserPromptSubmit'])
-    expect(errors[0]!.message).toMatch(/run as Claude Code 2\.0\.76 runs it, exited 1: SyntaxError.*\(Claude Code before 2\.1\.139 ignores "args" and runs .*node alone\)/)
+    expect(errors[0]!.message).toMatch(
+      /run as Claude Code 2\.0\.76 runs it, exited 1: SyntaxError.*\(Claude Code before 2\.1\.139 ignores "args" and runs .*node alone\)/,
+    )
     expect(errors[0]!.fix).toMatch(/run `bookmark setup` again/)
 
     expect((await runCli(['setup'], { env: sb.env })).stdout).toMatch(/updated .*SessionStart updated/)
@@ -197,7 +234,17 @@ describe('doctor runs each wired hook as the installed Claude Code would', () =>
   it('finds a hook that exits 0 but does nothing', async () => {
     await mkdir(sb.env.CLAUDE_CONFIG_DIR!, { recursive: true })
     const hollow = (hook: string, timeout: number): object => ({ hooks: [{ type: 'command', command: `true bookmark ${hook}`, timeout }] })
-    await writeFile(settings, JSON.stringify({ hooks: { SessionStart: [hollow('restore', 15)], UserPromptSubmit: [hollow('check', 15)], PreCompact: [hollow('precompact', 60)], Stop: [hollow('stop', 60)] } }))
+    await writeFile(
+      settings,
+      JSON.stringify({
+        hooks: {
+          SessionStart: [hollow('restore', 15)],
+          UserPromptSubmit: [hollow('check', 15)],
+          PreCompact: [hollow('precompact', 60)],
+          Stop: [hollow('stop', 60)],
+        },
+      }),
+    )
     const d = JSON.parse((await runCli(['doctor', '--json'], { env: sb.env, cwd: project })).stdout) as { checks: { status: string; message: string }[] }
     const messages = d.checks.filter((c) => c.status === 'error').map((c) => c.message)
     expect(messages).toContainEqual(expect.stringMatching(/^Stop in .* ran, but captured nothing/))

@@ -23,12 +23,21 @@ beforeEach(async () => {
   sb = await sandbox()
   project = await gitProject(sb)
   transcript = join(sb.dir, 'session.jsonl')
-  await writeFile(transcript, jsonl([prompt('Add a parser for the config file'), ...call('t1', 'Write', { file_path: join(project, 'src/parse.ts'), content: 'export {}\n' }), assistantText('Added src/parse.ts.')]))
+  await writeFile(
+    transcript,
+    jsonl([
+      prompt('Add a parser for the config file'),
+      ...call('t1', 'Write', { file_path: join(project, 'src/parse.ts'), content: 'export {}\n' }),
+      assistantText('Added src/parse.ts.'),
+    ]),
+  )
 })
 
-const payload = (event: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ session_id: 'S1', transcript_path: transcript, cwd: project, hook_event_name: event, ...extra })
+const payload = (event: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ session_id: 'S1', transcript_path: transcript, cwd: project, hook_event_name: event, ...extra })
 /** A Stop as the host sends it; narrative requests are off so a Stop never writes for them. */
-const stop = (extra: Record<string, unknown> = {}) => runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: payload('Stop', { stop_hook_active: false, ...extra }) })
+const stop = (extra: Record<string, unknown> = {}) =>
+  runCli(['stop'], { env: { ...sb.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: payload('Stop', { stop_hook_active: false, ...extra }) })
 
 /** Every file of the store with its modification time. */
 function storeFiles(): Map<string, number> {
@@ -47,7 +56,10 @@ function storeFiles(): Map<string, number> {
 describe('bundles', () => {
   it('bin/bookmark.cjs knows the same hooks as the command table, and each has its own bundle', () => {
     const bin = readFileSync(BIN, 'utf8')
-    const listed = /const HOOKS = \[([^\]]*)\]/.exec(bin)?.[1]?.match(/'([a-z]+)'/g)?.map((s) => s.slice(1, -1))
+    const listed = /const HOOKS = \[([^\]]*)\]/
+      .exec(bin)?.[1]
+      ?.match(/'([a-z]+)'/g)
+      ?.map((s) => s.slice(1, -1))
     expect([...(listed ?? [])].sort()).toEqual(HOOKS.map((h) => h.name).sort())
     for (const h of HOOKS) expect(existsSync(join(DIST, `hook-${h.name}.cjs`)), h.name).toBe(true)
   })
@@ -116,7 +128,10 @@ describe('bundles', () => {
     await appendFile(transcript, jsonl([prompt('next'), assistantText('Done.')]))
     const again = await stop({ last_assistant_message: 'Done.' })
     expect(again).toMatchObject({ code: 0, stderr: '' })
-    expect(JSON.parse(readFileSync(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'narrative.state.json'), 'utf8')).value).toMatchObject({ exists: true, tracked: false })
+    expect(JSON.parse(readFileSync(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'narrative.state.json'), 'utf8')).value).toMatchObject({
+      exists: true,
+      tracked: false,
+    })
   })
 })
 
@@ -236,7 +251,10 @@ describe('a capture with nothing new', () => {
     expect(again).toMatchObject({ code: 0, stdout: '' })
     expect(storeFiles()).toEqual(before)
 
-    const snap = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const snap = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], {
+      env: sb.env,
+      cwd: project,
+    })
     expect(JSON.parse(snap.stdout)).toMatchObject({ written: false, reason: 'no new activity since the last capture', stats: { bytesRead: 0 } })
   })
 
@@ -261,7 +279,10 @@ describe('a capture with nothing new', () => {
     bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30
     await writeFile(transcript, bytes)
     expect(statSync(transcript).size).toBe(s.size)
-    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], {
+      env: sb.env,
+      cwd: project,
+    })
     expect(JSON.parse(r.stdout)).toMatchObject({ written: true, stats: { restarted: true, bytesRead: s.size } })
     // Appended to after the read (the stamp is taken right after it): no stamp is kept for a file longer than the cursor.
     await writeFile(headPath, JSON.stringify({ ...head, transcriptStamp: undefined }))
@@ -286,7 +307,10 @@ describe('a capture with nothing new', () => {
     const st = JSON.parse(await readFile(statePath, 'utf8'))
     await writeFile(statePath, JSON.stringify({ ...st, stateId: 'someone-else' }))
     await appendFile(transcript, jsonl([assistantText('Tests next.')]))
-    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], {
+      env: sb.env,
+      cwd: project,
+    })
     const out = JSON.parse(r.stdout)
     expect(out.notes.join(' ')).toContain('belongs to another capture')
     expect(out.stats.restarted).toBe(false)
@@ -325,7 +349,10 @@ describe('a capture with nothing new', () => {
     await rm(join(cursors, 'S1.state.json'))
     const size = readFileSync(transcript).length
     await appendFile(transcript, jsonl([prompt('Continue with the tests')]))
-    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], { env: sb.env, cwd: project })
+    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], {
+      env: sb.env,
+      cwd: project,
+    })
     const out = JSON.parse(r.stdout)
     expect(out.written).toBe(true)
     expect(out.stats.bytesRead).toBe(readFileSync(transcript).length - size)

@@ -76,7 +76,14 @@ describe('stop', () => {
 
     // The model wrote the file as asked: the next stop passes even after more work.
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(identityHeader(reason)))
-    await writeFile(transcript, jsonl([prompt('also handle newlines in the bodies of notes', { cwd: project }), call('e1', 'Edit', { file_path: join(project, 'src/export.ts'), old_string: 'a', new_string: 'b' }, 'ok', { cwd: project })]), { flag: 'a' })
+    await writeFile(
+      transcript,
+      jsonl([
+        prompt('also handle newlines in the bodies of notes', { cwd: project }),
+        call('e1', 'Edit', { file_path: join(project, 'src/export.ts'), old_string: 'a', new_string: 'b' }, 'ok', { cwd: project }),
+      ]),
+      { flag: 'a' },
+    )
     await chmod(join(project, '.bookmark', 'bookmark.context.md'), 0o644) // as the model's Write tool leaves it
     const later = await hook('stop', payload('Stop', { stop_hook_active: false }))
     expect(later.stdout).toBe('')
@@ -87,7 +94,14 @@ describe('stop', () => {
 
   it('does not block again in the same session without the refresh window', async () => {
     expect((await hook('stop', payload('Stop', { stop_hook_active: false }))).json?.decision).toBe('block')
-    await writeFile(transcript, jsonl([prompt('and another change please to the exporter', { cwd: project }), call('w9', 'Write', { file_path: join(project, 'b.ts'), content: 'x' }, { type: 'create' }, { cwd: project })]), { flag: 'a' })
+    await writeFile(
+      transcript,
+      jsonl([
+        prompt('and another change please to the exporter', { cwd: project }),
+        call('w9', 'Write', { file_path: join(project, 'b.ts'), content: 'x' }, { type: 'create' }, { cwd: project }),
+      ]),
+      { flag: 'a' },
+    )
     expect((await hook('stop', payload('Stop', { stop_hook_active: false }))).stdout).toBe('')
   })
 
@@ -100,7 +114,9 @@ describe('stop', () => {
     expect(await readFile(join(sb.env.BOOKMARK_HOME!, 'errors.log'), 'utf8')).toContain('stop hook failed: transcript not found')
     await hook('stop', payload('Stop', { stop_hook_active: true }))
     await hook('stop', payload('Stop', {}, SID, join(sb.dir, 'gone.jsonl')))
-    expect(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'errors.log'), 'utf8')).toContain(`transcript not found: ${join(sb.dir, 'gone.jsonl')}`)
+    expect(await readFile(join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'errors.log'), 'utf8')).toContain(
+      `transcript not found: ${join(sb.dir, 'gone.jsonl')}`,
+    )
   })
 })
 
@@ -143,7 +159,11 @@ describe('restore by source', () => {
     const text: string = r.json.hookSpecificOutput.additionalContext
     expect(text).toContain('add a CSV export to the notes command')
     expect(text).toContain('`src/export.ts` created')
-    const tight = await runCli(['restore'], { env: { ...sb.env, BOOKMARK_RESTORE_BUDGET: '500' }, cwd: project, input: payload('SessionStart', { source: 'startup' }) })
+    const tight = await runCli(['restore'], {
+      env: { ...sb.env, BOOKMARK_RESTORE_BUDGET: '500' },
+      cwd: project,
+      input: payload('SessionStart', { source: 'startup' }),
+    })
     expect(JSON.parse(tight.stdout).hookSpecificOutput.additionalContext.length).toBeLessThanOrEqual(500)
   })
 
@@ -151,13 +171,21 @@ describe('restore by source', () => {
     await hook('stop', payload('Stop', { stop_hook_active: true }))
     expect((await hook('restore', payload('SessionStart', { source: 'resume' }))).stdout).toBe('')
     const other = join(sb.dir, 'other.jsonl')
-    await writeFile(other, jsonl([prompt('rename the exporter module', { cwd: project, ts: '2099-01-01T00:00:00.000Z' }), call('w2', 'Write', { file_path: join(project, 'src/other.ts'), content: 'x' }, { type: 'create' }, { cwd: project, ts: '2099-01-01T00:00:01.000Z' })]))
+    await writeFile(
+      other,
+      jsonl([
+        prompt('rename the exporter module', { cwd: project, ts: '2099-01-01T00:00:00.000Z' }),
+        call('w2', 'Write', { file_path: join(project, 'src/other.ts'), content: 'x' }, { type: 'create' }, { cwd: project, ts: '2099-01-01T00:00:01.000Z' }),
+      ]),
+    )
     await hook('stop', payload('Stop', { stop_hook_active: true }, 'dddddddd-0000-4000-8000-000000000000', other))
     const r = await hook('restore', payload('SessionStart', { source: 'resume' }))
     const text: string = r.json.hookSpecificOutput.additionalContext
     expect(text).toContain('src/other.ts')
     expect(text).toContain('dddddddd')
-    expect((await hook('restore', payload('SessionStart', { source: 'fork' }, 'eeeeeeee-0000-4000-8000-000000000000', join(sb.dir, 'fork.jsonl')))).stdout).toBe('')
+    expect(
+      (await hook('restore', payload('SessionStart', { source: 'fork' }, 'eeeeeeee-0000-4000-8000-000000000000', join(sb.dir, 'fork.jsonl')))).stdout,
+    ).toBe('')
   })
 
   it('nothing at all in a project without any record', async () => {
@@ -172,7 +200,14 @@ describe('staleness and identity at restore', () => {
   async function withNarrative(hoursOld: number, sealedFor = project, repoPath = project): Promise<string> {
     await hook('stop', payload('Stop', { stop_hook_active: true }))
     const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
-    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, sealedFor, { scope: 'repo', project: 'proj', repo_path: repoPath, branch: 'main', session_id: SID, written })
+    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, sealedFor, {
+      scope: 'repo',
+      project: 'proj',
+      repo_path: repoPath,
+      branch: 'main',
+      session_id: SID,
+      written,
+    })
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(header))
     const r = await hook('restore', payload('SessionStart', { source: 'startup' }, 'ffffffff-0000-4000-8000-000000000000', join(sb.dir, 'x.jsonl')))
     return r.json?.hookSpecificOutput.additionalContext ?? ''
@@ -198,7 +233,12 @@ describe('staleness and identity at restore', () => {
     const copied = await withNarrative(1, '/somewhere/else', '/somewhere/else')
     expect(copied).not.toContain('spreadsheets split on them')
     expect(copied).not.toContain('/somewhere/else')
-    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(`<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${project}\nbranch: main\nsession_id: ${SID}\nwritten: ${new Date().toISOString()}\n-->`))
+    await writeFile(
+      join(project, '.bookmark', 'bookmark.context.md'),
+      narrativeBody(
+        `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${project}\nbranch: main\nsession_id: ${SID}\nwritten: ${new Date().toISOString()}\n-->`,
+      ),
+    )
     const r = await hook('restore', payload('SessionStart', { source: 'startup' }, 'ffffffff-0000-4000-8000-000000000000', join(sb.dir, 'x.jsonl')))
     expect(r.json?.hookSpecificOutput.additionalContext ?? '').not.toContain('spreadsheets split on them')
   })
@@ -228,7 +268,8 @@ describe('check', () => {
     await hook('check', payload('UserPromptSubmit', { prompt: 'a' }))
     const sessionFile = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'sessions', `${SID}.json`)
     const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString()
-    const setLast = async () => writeFile(sessionFile, JSON.stringify({ ...JSON.parse(await readFile(sessionFile, 'utf8')), lastIntervalSnapshotAt: twoMinutesAgo }))
+    const setLast = async () =>
+      writeFile(sessionFile, JSON.stringify({ ...JSON.parse(await readFile(sessionFile, 'utf8')), lastIntervalSnapshotAt: twoMinutesAgo }))
     await writeFile(transcript, jsonl([prompt('one more request for the exporter please', { cwd: project })]), { flag: 'a' })
     await setLast()
     await hook('check', payload('UserPromptSubmit', { prompt: 'b' })) // config says 60 minutes: not due
@@ -246,7 +287,13 @@ describe('check', () => {
 describe('every hook: hostile stdin', () => {
   it.each(['stop', 'precompact', 'check', 'restore'])('%s: empty, invalid and wrongly typed payloads exit 0 quietly on stdout', async (cmd) => {
     for (const cwd of [sb.home, project]) {
-      for (const input of ['', 'not json', '[1,2]', '{"session_id":42,"cwd":["x"],"transcript_path":null}', '{"cwd":"/does/not/exist","transcript_path":"../../etc/passwd"}']) {
+      for (const input of [
+        '',
+        'not json',
+        '[1,2]',
+        '{"session_id":42,"cwd":["x"],"transcript_path":null}',
+        '{"cwd":"/does/not/exist","transcript_path":"../../etc/passwd"}',
+      ]) {
         const r = await runCli([cmd], { env: sb.env, cwd, input })
         expect(r.code).toBe(0)
         expect(r.stdout).toBe('')
@@ -257,7 +304,11 @@ describe('every hook: hostile stdin', () => {
   it('never creates a store for a working directory that does not exist', async () => {
     const ghost = join(sb.dir, 'ghost', 'project')
     for (const cmd of ['stop', 'precompact', 'check', 'restore']) {
-      const r = await runCli([cmd], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: ghost, hook_event_name: 'Stop', source: 'startup' }) })
+      const r = await runCli([cmd], {
+        env: sb.env,
+        cwd: project,
+        input: JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: ghost, hook_event_name: 'Stop', source: 'startup' }),
+      })
       expect(r.code).toBe(0)
       expect(r.stdout).toBe('')
     }

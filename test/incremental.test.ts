@@ -39,8 +39,12 @@ async function run(name: string, cut: (text: string) => string[]) {
     expect(r.stats.restarted).toBe(false)
   }
   const size = Buffer.byteLength(rel(raw, parts))
-  const a = JSON.stringify(await cursorState(deps.bookmarkHome, whole, 'S')).split(whole).join('<root>')
-  const b = JSON.stringify(await cursorState(deps.bookmarkHome, parts, 'S')).split(parts).join('<root>')
+  const a = JSON.stringify(await cursorState(deps.bookmarkHome, whole, 'S'))
+    .split(whole)
+    .join('<root>')
+  const b = JSON.stringify(await cursorState(deps.bookmarkHome, parts, 'S'))
+    .split(parts)
+    .join('<root>')
   return { a, b, bytes, size, snapshots }
 }
 

@@ -19,7 +19,13 @@ beforeEach(async () => {
   sb = await sandbox()
   project = await gitProject(sb)
   transcript = join(sb.dir, 'sess-1.jsonl')
-  await writeFile(transcript, jsonl([prompt('add the importer for CSV notes', { cwd: project }), call('w1', 'Write', { file_path: join(project, 'src/import.ts'), content: 'export function importCsv() {}\n' }, { type: 'create' }, { cwd: project })]))
+  await writeFile(
+    transcript,
+    jsonl([
+      prompt('add the importer for CSV notes', { cwd: project }),
+      call('w1', 'Write', { file_path: join(project, 'src/import.ts'), content: 'export function importCsv() {}\n' }, { type: 'create' }, { cwd: project }),
+    ]),
+  )
 })
 
 afterEach(async () => {
@@ -29,7 +35,13 @@ afterEach(async () => {
 
 /** `name`: the clientInfo name the server sees (Claude Code says `claude-code`). */
 async function connect(name = 'bookmark-test'): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: sb.env as Record<string, string>, cwd: project, stderr: 'pipe' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: sb.env as Record<string, string>,
+    cwd: project,
+    stderr: 'pipe',
+  })
   client = new Client({ name, version: '1.0.0' })
   await client.connect(transport)
   return client
@@ -43,9 +55,23 @@ describe('bookmark mcp with the official SDK client', () => {
     expect(c.getServerVersion()).toMatchObject({ name: 'session-bookmark' })
     expect(c.getServerCapabilities()).toMatchObject({ tools: {} })
     const { tools } = await c.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['bookmark_export', 'bookmark_list', 'bookmark_restore', 'bookmark_show', 'bookmark_snapshot', 'bookmark_status'])
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'bookmark_export',
+      'bookmark_list',
+      'bookmark_restore',
+      'bookmark_show',
+      'bookmark_snapshot',
+      'bookmark_status',
+    ])
     const ro = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]))
-    expect(ro).toEqual({ bookmark_export: true, bookmark_list: true, bookmark_restore: true, bookmark_show: true, bookmark_snapshot: false, bookmark_status: true })
+    expect(ro).toEqual({
+      bookmark_export: true,
+      bookmark_list: true,
+      bookmark_restore: true,
+      bookmark_show: true,
+      bookmark_snapshot: false,
+      bookmark_status: true,
+    })
     for (const t of tools) expect(t.inputSchema.properties).toHaveProperty('cwd')
     await c.ping()
   })
@@ -177,7 +203,12 @@ function raw() {
   return { child, responses, until, exited, send: (o: unknown) => child.stdin.write(`${typeof o === 'string' ? o : JSON.stringify(o)}\n`) }
 }
 
-const init = (id: number, version = '2025-06-18') => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })
+const init = (id: number, version = '2025-06-18') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+})
 
 describe('raw JSON-RPC stream', () => {
   it('negotiates the protocol version', async () => {
@@ -207,7 +238,13 @@ describe('raw JSON-RPC stream', () => {
   it('answers a batch of 50 requests written at once, each with its id', async () => {
     const s = raw()
     s.send(init(0))
-    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify(i % 2 ? { jsonrpc: '2.0', id: `r${i}`, method: 'tools/list' } : { jsonrpc: '2.0', id: i + 100, method: 'tools/call', params: { name: 'bookmark_status', arguments: { cwd: project } } }))
+    const lines = Array.from({ length: 50 }, (_, i) =>
+      JSON.stringify(
+        i % 2
+          ? { jsonrpc: '2.0', id: `r${i}`, method: 'tools/list' }
+          : { jsonrpc: '2.0', id: i + 100, method: 'tools/call', params: { name: 'bookmark_status', arguments: { cwd: project } } },
+      ),
+    )
     s.child.stdin.write(`${lines.join('\n')}\n`)
     const r = await s.until(51)
     expect(r.length).toBe(51)
@@ -241,7 +278,9 @@ describe('raw JSON-RPC stream', () => {
   it('stdin closed mid-request: the request is still answered, then the server exits cleanly', async () => {
     const s = raw()
     s.send(init(1))
-    s.child.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bookmark_snapshot', arguments: { cwd: project, transcript } } })}\n`)
+    s.child.stdin.end(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bookmark_snapshot', arguments: { cwd: project, transcript } } })}\n`,
+    )
     expect(await s.exited).toBe(0)
     const done = s.responses.find((x) => x.id === 2)
     expect(done.result.isError).toBe(false)

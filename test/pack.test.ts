@@ -52,14 +52,22 @@ async function install(extra: Record<string, string> = {}) {
   await writeFakeClaude(join(dir, 'fakebin'), '2.1.332')
   const env = cleanEnv(dir, home, prefix, extra)
   // --foreground-scripts: npm 11 hides install-script output otherwise.
-  const r = await run('npm', ['install', '-g', '--registry', localRegistry().url, '--no-audit', '--no-fund', '--foreground-scripts', tarball], { env, cwd: dir, timeout: 180_000 })
+  const r = await run('npm', ['install', '-g', '--registry', localRegistry().url, '--no-audit', '--no-fund', '--foreground-scripts', tarball], {
+    env,
+    cwd: dir,
+    timeout: 180_000,
+  })
   return { dir, home, prefix, env, output: `${r.stdout}\n${r.stderr}` }
 }
 
 describe('npm pack and a global install', () => {
   beforeAll(async () => {
     const out = tempDir('bm-tgz-')
-    const r = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: REPO_ROOT, timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
+    const r = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], {
+      cwd: REPO_ROOT,
+      timeout: 120_000,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    })
     tarball = join(out, r.stdout.trim().split('\n').pop()!)
     await stat(tarball)
     registry = await startRegistry(join(REPO_ROOT, 'node_modules'), tempDir('bm-registry-'))
@@ -75,7 +83,12 @@ describe('npm pack and a global install', () => {
     expect(localRegistry().served).toEqual(expect.arrayContaining(['commander', 'fast-glob', '@nodelib/fs.stat']))
     const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'))
     const entry = join(prefix, 'lib', 'node_modules', 'session-bookmark', 'bin', 'bookmark.cjs')
-    for (const [event, hook] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
+    for (const [event, hook] of [
+      ['SessionStart', 'restore'],
+      ['UserPromptSubmit', 'check'],
+      ['PreCompact', 'precompact'],
+      ['Stop', 'stop'],
+    ] as const) {
       expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: process.execPath, args: ['-e', GUARD, entry, hook] })
     }
     const project = join(home, 'work', 'app')

@@ -24,25 +24,46 @@ async function hook(cmd: string, input: string, env: NodeJS.ProcessEnv = {}) {
   const r = await runCli([cmd], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project, ...env }, cwd: project, input })
   expect(r.code, r.stderr).toBe(0)
   expect(r.stderr).toBe('')
-  return r.stdout.trim() === '' ? undefined : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+  return r.stdout.trim() === ''
+    ? undefined
+    : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
 }
 
-const startup = (env: NodeJS.ProcessEnv = {}, source = 'startup') => hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000'), env)
+const startup = (env: NodeJS.ProcessEnv = {}, source = 'startup') =>
+  hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000'), env)
 const preparedFile = async () => join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'restore.prepared.json')
-const readPrepared = async () => JSON.parse(await readFile(await preparedFile(), 'utf8')) as { version: number; key: Record<string, unknown>; value: { validUntil: number; text: string | null } }
+const readPrepared = async () =>
+  JSON.parse(await readFile(await preparedFile(), 'utf8')) as {
+    version: number
+    key: Record<string, unknown>
+    value: { validUntil: number; text: string | null }
+  }
 
 async function writeNarrative(hoursOld: number): Promise<void> {
   const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
   const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
-  const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, { scope: 'repo', project: 'proj', repo_path: project, branch: 'main', head, session_id: SID, written })
-  await writeFile(join(project, '.bookmark', 'bookmark.context.md'), `${header}\n# Handoff: proj\n\n## Task\nShip the CSV export.\n\n## Decisions\nQuote every field with a comma, because spreadsheets split on them.\n\n## Open items\nNewlines in bodies.\n\n## Next step\nHandle newlines and add a test for them, then release.\n`)
+  const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, {
+    scope: 'repo',
+    project: 'proj',
+    repo_path: project,
+    branch: 'main',
+    head,
+    session_id: SID,
+    written,
+  })
+  await writeFile(
+    join(project, '.bookmark', 'bookmark.context.md'),
+    `${header}\n# Handoff: proj\n\n## Task\nShip the CSV export.\n\n## Decisions\nQuote every field with a comma, because spreadsheets split on them.\n\n## Open items\nNewlines in bodies.\n\n## Next step\nHandle newlines and add a test for them, then release.\n`,
+  )
 }
 
 /** One more turn in the transcript and the Stop that captures it (narrative blocks off). */
 let turn = 0
 async function capturedTurn(): Promise<void> {
   turn++
-  await writeFile(transcript, jsonl([prompt(`step ${turn}: keep going`, { cwd: project }), assistantText(`Step ${turn} done.`, { cwd: project })]), { flag: 'a' })
+  await writeFile(transcript, jsonl([prompt(`step ${turn}: keep going`, { cwd: project }), assistantText(`Step ${turn} done.`, { cwd: project })]), {
+    flag: 'a',
+  })
   await hook('stop', payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }), { BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' })
 }
 
@@ -55,7 +76,13 @@ beforeEach(async () => {
   sb = await sandbox()
   project = await gitRepo(join(sb.dir, 'proj'))
   transcript = join(sb.dir, `${SID}.jsonl`)
-  await writeFile(transcript, jsonl([prompt('add a CSV export to the notes command', { cwd: project }), call('w1', 'Write', { file_path: join(project, 'src/export.ts'), content: 'x\n' }, { type: 'create' }, { cwd: project })]))
+  await writeFile(
+    transcript,
+    jsonl([
+      prompt('add a CSV export to the notes command', { cwd: project }),
+      call('w1', 'Write', { file_path: join(project, 'src/export.ts'), content: 'x\n' }, { type: 'create' }, { cwd: project }),
+    ]),
+  )
   await capturedTurn()
   await writeNarrative(1)
   await capturedTurn()
@@ -85,7 +112,10 @@ describe('prepared startup restore', () => {
     const changes: [string, () => Promise<NodeJS.ProcessEnv | void>][] = [
       ['handoff rewritten', () => writeNarrative(2)],
       ['index rewritten', async () => writeFile(join(project, '.bookmark', 'index.json'), await readFile(join(project, '.bookmark', 'index.json')))],
-      ['new commit', async () => void execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'next'], { cwd: project })],
+      [
+        'new commit',
+        async () => void execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'next'], { cwd: project }),
+      ],
       [
         'git add',
         async () => {
@@ -127,8 +157,15 @@ describe('prepared startup restore', () => {
     await mkdir(join(other, '.bookmark'), { recursive: true })
     const { build } = (await readPrepared()).key
     const key = { build, root: other, branch: null, head: null, narrative: null, gitIndex: null, budget: 6000, warnHours: 24, refuseHours: 72, index: null }
-    await writeFile(join(other, '.bookmark', 'restore.prepared.json'), JSON.stringify({ version: 1, key, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }))
-    const r = await runCli(['restore'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: other }, cwd: other, input: JSON.stringify({ session_id: 'x', cwd: other, hook_event_name: 'SessionStart', source: 'startup' }) })
+    await writeFile(
+      join(other, '.bookmark', 'restore.prepared.json'),
+      JSON.stringify({ version: 1, key, value: { validUntil: Number.MAX_SAFE_INTEGER, text: MARK } }),
+    )
+    const r = await runCli(['restore'], {
+      env: { ...sb.env, CLAUDE_PROJECT_DIR: other },
+      cwd: other,
+      input: JSON.stringify({ session_id: 'x', cwd: other, hook_event_name: 'SessionStart', source: 'startup' }),
+    })
     expect(r).toMatchObject({ code: 0, stdout: '' })
   })
 
@@ -167,10 +204,20 @@ describe('the judged handoff kept for the next Stop', () => {
   const kept = async () => join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'narrative.state.json')
   const tamper = async () => {
     const k = JSON.parse(await readFile(await kept(), 'utf8'))
-    await writeFile(await kept(), JSON.stringify({ ...k, value: { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false } }))
+    await writeFile(
+      await kept(),
+      JSON.stringify({ ...k, value: { exists: false, bytes: 0, identityOk: false, hasSection: false, templateOnly: false, tracked: false } }),
+    )
   }
   /** A Stop with nothing new, narrative blocks allowed: it blocks only when it believes there is no handoff. */
-  const idleStop = async () => (await runCli(['stop'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project }, cwd: project, input: payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }) })).stdout
+  const idleStop = async () =>
+    (
+      await runCli(['stop'], {
+        env: { ...sb.env, CLAUDE_PROJECT_DIR: project },
+        cwd: project,
+        input: payload('Stop', { stop_hook_active: false, last_assistant_message: `Step ${turn} done.` }),
+      })
+    ).stdout
 
   it('a capturing Stop keeps it, a Stop with nothing new uses it while the handoff is unchanged', async () => {
     expect(JSON.parse(await readFile(await kept(), 'utf8')).value).toMatchObject({ exists: true, identityOk: true, hasSection: true, tracked: false })

@@ -48,7 +48,10 @@ describe.skipIf(!CORPUS_PRESENT)('real transcripts relocated into a temporary pr
     const reported = new Set([...listed, ...movedFrom(md)])
 
     const found = [...expected.toolFiles].filter((f) => reported.has(f))
-    if (expected.toolFiles.size > 0) expect(found.length / expected.toolFiles.size, `missing: ${[...expected.toolFiles].filter((f) => !reported.has(f)).join(', ')}`).toBeGreaterThanOrEqual(0.95)
+    if (expected.toolFiles.size > 0)
+      expect(found.length / expected.toolFiles.size, `missing: ${[...expected.toolFiles].filter((f) => !reported.has(f)).join(', ')}`).toBeGreaterThanOrEqual(
+        0.95,
+      )
     // Every listed file was changed: by a file tool, or named in a shell command that succeeded.
     const unexplained = listed.filter((f) => !expected.toolFiles.has(f) && !expected.shellText.includes(f.split('/').pop()!))
     expect(unexplained).toEqual([])

@@ -53,7 +53,11 @@ describe.skipIf(!CORPUS_PRESENT)('turn-by-turn replay through the Stop hook', ()
     expect(pieces.length).toBeGreaterThan(30)
     for (const { chunk, last } of pieces) {
       await appendFile(tA, chunk)
-      const r = await runCli(['stop'], { env: sb.env, cwd: a, input: JSON.stringify({ session_id: 'S', transcript_path: tA, cwd: a, hook_event_name: 'Stop', stop_hook_active: true, last_assistant_message: last }) })
+      const r = await runCli(['stop'], {
+        env: sb.env,
+        cwd: a,
+        input: JSON.stringify({ session_id: 'S', transcript_path: tA, cwd: a, hook_event_name: 'Stop', stop_hook_active: true, last_assistant_message: last }),
+      })
       expect(r.code).toBe(0)
       expect(r.stdout).toBe('')
     }

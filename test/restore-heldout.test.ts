@@ -23,9 +23,23 @@ describe.skipIf(!CORPUS_PRESENT)('restore after a real session', () => {
     const t = join(sb.dir, 'session.jsonl')
     await writeFile(t, raw.split(esc(expected.root)).join(esc(project)))
     // The session ends: its Stop hook captures it (stop_hook_active so the narrative request is not in the way).
-    const stop = await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: 'old', transcript_path: t, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }) })
+    const stop = await runCli(['stop'], {
+      env: sb.env,
+      cwd: project,
+      input: JSON.stringify({ session_id: 'old', transcript_path: t, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }),
+    })
     expect(stop.code, stop.stderr).toBe(0)
-    const r = await runCli(['restore'], { env: sb.env, cwd: project, input: JSON.stringify({ session_id: 'new', transcript_path: join(sb.dir, 'new.jsonl'), cwd: project, hook_event_name: 'SessionStart', source: 'startup' }) })
+    const r = await runCli(['restore'], {
+      env: sb.env,
+      cwd: project,
+      input: JSON.stringify({
+        session_id: 'new',
+        transcript_path: join(sb.dir, 'new.jsonl'),
+        cwd: project,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    })
     expect(r.code).toBe(0)
     const text: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext
     expect(text.length).toBeLessThanOrEqual(6_000)

@@ -56,7 +56,7 @@ function saveOnce(key: string, value: unknown): (path: string) => Promise<void> 
 const parsed = async (): Promise<{ hooks?: Record<string, unknown[]> } & Record<string, unknown>> => JSON.parse(await readFile(settings, 'utf8'))
 const backups = async (): Promise<string[]> => (await readdir(sb.env.CLAUDE_CONFIG_DIR!)).filter((n) => n.includes('.bookmark-backup-'))
 
-describe('a change saved by another program between setup\'s read and its write', () => {
+describe("a change saved by another program between setup's read and its write", () => {
   it('setup keeps it: the edit is applied again to what is on disk now', async () => {
     await writeFile(settings, '{\n  "theme": "dark"\n}\n')
     onLockedRead = saveOnce('model', 'sonnet')
@@ -118,12 +118,14 @@ describe('a change saved by another program between setup\'s read and its write'
     expect(Object.keys(after.hooks ?? {})).toHaveLength(4)
   })
 
-  it('a file that keeps changing: setup gives up with one line and leaves the other program\'s text', async () => {
+  it("a file that keeps changing: setup gives up with one line and leaves the other program's text", async () => {
     await writeFile(settings, '{}\n')
     let n = 0
     onLockedRead = async (path) => writeFile(path, JSON.stringify({ saves: ++n }))
     await expect(runSetup({}, ctx())).rejects.toThrow(
-      new RegExp(`^${settings} changed while bookmark was editing it \\(\\d+ tries\\): another program \\(Claude Code\\?\\) keeps saving it; nothing was written, run the command again`),
+      new RegExp(
+        `^${settings} changed while bookmark was editing it \\(\\d+ tries\\): another program \\(Claude Code\\?\\) keeps saving it; nothing was written, run the command again`,
+      ),
     )
     expect(await readFile(settings, 'utf8')).toBe(JSON.stringify({ saves: n }))
     expect(await backups()).toEqual([])

@@ -56,7 +56,9 @@ describe('a dangling settings link (dotfiles not checked out yet)', () => {
     expect(readdirSync(claudeDir)).toEqual(['settings.json'])
     const u = await cli(['uninstall'])
     expect(u.code).toBe(0)
-    expect(u.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: Edit(//**/.bookmark/bookmark.context.md)\n`)
+    expect(u.stdout).toBe(
+      `removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: Edit(//**/.bookmark/bookmark.context.md)\n`,
+    )
     expect(lstatSync(settings).isSymbolicLink()).toBe(true) // the user's link is theirs: left dangling as it was
     expect(existsSync(target)).toBe(false)
     expect(readdirSync(dotfiles)).toEqual([])
@@ -118,7 +120,11 @@ describe('setup --project and links out of the project', () => {
       '.claude/settings.local.json',
     ],
   ]
-  const commands = [['setup', '--project'], ['setup', '--project', '--dry-run'], ['uninstall', '--project']]
+  const commands = [
+    ['setup', '--project'],
+    ['setup', '--project', '--dry-run'],
+    ['uninstall', '--project'],
+  ]
   it.each(plants.flatMap(([name, plant, link]) => commands.map((args) => [name, args.join(' '), plant, link, args] as const)))(
     '%s: `%s` refuses, naming the link and where it leads, and writes nothing',
     async (_name, _command, plant, link, args) => {

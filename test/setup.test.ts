@@ -45,7 +45,12 @@ async function hooksOf(path = settings): Promise<Hooks> {
   return (JSON.parse(await readFile(path, 'utf8')) as { hooks: Hooks }).hooks
 }
 
-const ours = (event: keyof typeof EVENTS, node = NODE, entry = ENTRY): Handler => ({ type: 'command', command: node, args: ['-e', GUARD, entry, EVENTS[event][0]], timeout: EVENTS[event][1] })
+const ours = (event: keyof typeof EVENTS, node = NODE, entry = ENTRY): Handler => ({
+  type: 'command',
+  command: node,
+  args: ['-e', GUARD, entry, EVENTS[event][0]],
+  timeout: EVENTS[event][1],
+})
 
 async function backups(dir = claudeDir): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.includes('.bookmark-backup-'))
@@ -95,7 +100,7 @@ describe('bookmark setup', () => {
     expect(await readdir(claudeDir)).toEqual(['settings.json']) // no lock left behind
   })
 
-  it('keeps other tools\' hooks and every other key byte for byte, in the file\'s own indentation', async () => {
+  it("keeps other tools' hooks and every other key byte for byte, in the file's own indentation", async () => {
     await writeSettings(RICH)
     const r = await setup()
     expect(r.code).toBe(0)
@@ -167,7 +172,10 @@ describe('bookmark setup', () => {
     await chmod(settings, 0o444)
     // As root, chmod does not stop writes (and an atomic rename would bypass it for anyone):
     // setup must refuse because of the mode itself. Show that the refusal is not the OS's doing.
-    const osWouldAllow = await access(settings, constants.W_OK).then(() => true, () => false)
+    const osWouldAllow = await access(settings, constants.W_OK).then(
+      () => true,
+      () => false,
+    )
     if (process.getuid?.() === 0) expect(osWouldAllow).toBe(true)
     const r = await setup()
     expect(r.code).toBe(1)
@@ -179,7 +187,7 @@ describe('bookmark setup', () => {
 
   it('updates an older install in place (node moved, shell form) instead of adding duplicates', async () => {
     const oldNode = '/opt/old-node/bin/node'
-    const oldEntry = '/opt/old/lib/node_modules/session-bookmark/bin/bookmark.js'
+    const oldEntry = '/opt/old/lib/node_modules/session-bookmark/bin/bookmark.cjs'
     const text = JSON.stringify(
       {
         theme: 'dark',
@@ -199,7 +207,9 @@ describe('bookmark setup', () => {
     expect(r.stdout).toMatch(new RegExp(`^updated ${settings}: SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated \\(backup: `))
     const after = await readFile(settings, 'utf8')
     // Only the two values changed, where they were; the permission rule came after them.
-    expect(after.split(JSON.stringify(NODE)).join(JSON.stringify(oldNode)).split(JSON.stringify(ENTRY)).join(JSON.stringify(oldEntry))).toBe(text.replace(/\n}$/, `,\n  "permissions": {\n    "allow": [\n      ${JSON.stringify(RULE)}\n    ]\n  }\n}`))
+    expect(after.split(JSON.stringify(NODE)).join(JSON.stringify(oldNode)).split(JSON.stringify(ENTRY)).join(JSON.stringify(oldEntry))).toBe(
+      text.replace(/\n}$/, `,\n  "permissions": {\n    "allow": [\n      ${JSON.stringify(RULE)}\n    ]\n  }\n}`),
+    )
     const hooks = await hooksOf()
     expect(hooks.UserPromptSubmit).toEqual([{ hooks: [OTHER, ours('UserPromptSubmit')] }])
     expect(hooks.Stop).toEqual([{ hooks: [ours('Stop')] }])
@@ -344,7 +354,7 @@ describe('bookmark uninstall', () => {
     expect(again.stdout).toBe(`no bookmark hooks in ${settings}\n`)
   })
 
-  it('keeps the user\'s changes made after setup and removes only our handlers', async () => {
+  it("keeps the user's changes made after setup and removes only our handlers", async () => {
     await writeSettings('{}\n')
     await setup()
     const wired = JSON.parse(await readFile(settings, 'utf8'))
@@ -368,7 +378,9 @@ describe('bookmark uninstall', () => {
     expect(existsSync(join(project, '.bookmark'))).toBe(true)
     const r = await uninstall(['--purge', '--yes'], project)
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(`removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: ${RULE}\ndeleted ${join(project, '.bookmark')}\ndeleted ${sb.env.BOOKMARK_HOME}\n`)
+    expect(r.stdout).toBe(
+      `removed 4 hooks from ${settings} and deleted it (setup had created it)\nremoved the handoff permission: ${RULE}\ndeleted ${join(project, '.bookmark')}\ndeleted ${sb.env.BOOKMARK_HOME}\n`,
+    )
     expect(existsSync(join(project, '.bookmark'))).toBe(false)
     expect(existsSync(sb.env.BOOKMARK_HOME!)).toBe(false)
   })

@@ -105,7 +105,13 @@ describe('store', () => {
     const t = join(deps.dir, `run-${secret}`, 's.jsonl')
     await mkdir(join(deps.dir, `run-${secret}`))
     // The last line is a message the user queued while the model worked: its last bytes are what they typed.
-    const queued = { type: 'queue-operation', operation: 'enqueue', timestamp: '2026-11-30T04:00:00.000Z', sessionId: 'S1', content: `and push it with ${secret}` }
+    const queued = {
+      type: 'queue-operation',
+      operation: 'enqueue',
+      timestamp: '2026-11-30T04:00:00.000Z',
+      sessionId: 'S1',
+      content: `and push it with ${secret}`,
+    }
     await writeFile(t, `${jsonl([prompt('a request that matters', { cwd: root })])}${JSON.stringify(queued)}\n`)
     const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop', lastAssistantMessage: `pushed with ${secret}` }, deps)
     expect(r.written).toBe(true)
@@ -129,7 +135,14 @@ describe('store', () => {
     const headPath = join(await stateDir(deps.bookmarkHome, root), 'cursors', 'S1.json')
     const head = JSON.parse(await readFile(headPath, 'utf8'))
     const bytes = await readFile(t)
-    await writeFile(headPath, JSON.stringify({ ...head, transcriptStamp: undefined, cursor: { ...head.cursor, head: bytes.subarray(0, 64).toString('hex'), tail: bytes.subarray(bytes.length - 64).toString('hex') } }))
+    await writeFile(
+      headPath,
+      JSON.stringify({
+        ...head,
+        transcriptStamp: undefined,
+        cursor: { ...head.cursor, head: bytes.subarray(0, 64).toString('hex'), tail: bytes.subarray(bytes.length - 64).toString('hex') },
+      }),
+    )
     const more = jsonl([prompt('and another one', { cwd: root })])
     await appendFile(t, more)
     const r = await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)
@@ -137,7 +150,10 @@ describe('store', () => {
     expect(JSON.parse(await readFile(headPath, 'utf8')).cursor.tail).toMatch(/^64:[0-9a-f]{16}$/)
     // Hex that no longer fits the file (rewritten): read again from the start.
     const now = JSON.parse(await readFile(headPath, 'utf8'))
-    await writeFile(headPath, JSON.stringify({ ...now, transcriptStamp: undefined, cursor: { ...now.cursor, head: Buffer.from('{"not":"this file"}').toString('hex') } }))
+    await writeFile(
+      headPath,
+      JSON.stringify({ ...now, transcriptStamp: undefined, cursor: { ...now.cursor, head: Buffer.from('{"not":"this file"}').toString('hex') } }),
+    )
     await appendFile(t, jsonl([prompt('a third', { cwd: root })]))
     expect((await capture({ cwd: root, transcript: t, sessionId: 'S1', trigger: 'stop' }, deps)).stats.restarted).toBe(true)
   })
@@ -145,7 +161,17 @@ describe('store', () => {
   it('storedHead redacts what the head did not take from its redacted state, and agrees with redacting it whole', () => {
     const secret = 'sk-ant-api03-' + 'x7Yq2Lp9Zr4Vt8Wm3Kd6Hs1Jf5Gb0Nc'
     const state = redactDeep({ ...createState(), branch: `fix/${secret}`, lastAssistant: { text: `done with ${secret}` } })
-    const head = headFor(state, { sessionId: `S/${secret}`, transcript: `/t/${secret}.jsonl`, cursor: { offset: 10, lines: 1, head: '7b22', tail: '7d0a' }, updatedAt: '2026-11-30T00:00:00.000Z', lastHookMessage: `bye ${secret}` }, 'id-1')
+    const head = headFor(
+      state,
+      {
+        sessionId: `S/${secret}`,
+        transcript: `/t/${secret}.jsonl`,
+        cursor: { offset: 10, lines: 1, head: '7b22', tail: '7d0a' },
+        updatedAt: '2026-11-30T00:00:00.000Z',
+        lastHookMessage: `bye ${secret}`,
+      },
+      'id-1',
+    )
     const stored = storedHead(head, state, redact, redactDeep)
     expect(JSON.stringify(stored)).not.toContain(secret)
     expect(stored).toEqual(redactDeep(head))
@@ -184,7 +210,11 @@ describe('store', () => {
     }
     const old = new Date(Date.now() - 11 * 60_000)
     const plant = async () => {
-      const paths = [join(root, '.bookmark', 'index.json.1111111111'), join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json.1234.0123abcd.tmp'), join(deps.bookmarkHome, 'registry.json.2222222222')]
+      const paths = [
+        join(root, '.bookmark', 'index.json.1111111111'),
+        join(root, '.bookmark', 'snapshots', 'SNAP_20261128_100000_000_abcd.json.1234.0123abcd.tmp'),
+        join(deps.bookmarkHome, 'registry.json.2222222222'),
+      ]
       for (const p of paths) {
         await writeFile(p, '{"version":1,"sn')
         await utimes(p, old, old)

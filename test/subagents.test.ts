@@ -44,14 +44,29 @@ beforeEach(async () => {
     transcript,
     jsonl([
       prompt('add a slugify helper and use it in the router', o),
-      toolUse('task1', 'Task', { description: 'Write the slugify helper', prompt: 'Write src/slugify.ts and move src/draft.ts to src/old-draft.ts', subagent_type: 'general-purpose' }, o),
+      toolUse(
+        'task1',
+        'Task',
+        { description: 'Write the slugify helper', prompt: 'Write src/slugify.ts and move src/draft.ts to src/old-draft.ts', subagent_type: 'general-purpose' },
+        o,
+      ),
       sub(prompt('Write src/slugify.ts and move src/draft.ts to src/old-draft.ts', o)),
-      sub(toolUse('s1', 'Write', { file_path: join(project, 'src/slugify.ts'), content: 'export function slugify(s: string) {\n  return s.toLowerCase()\n}\n' }, o)),
+      sub(
+        toolUse(
+          's1',
+          'Write',
+          { file_path: join(project, 'src/slugify.ts'), content: 'export function slugify(s: string) {\n  return s.toLowerCase()\n}\n' },
+          o,
+        ),
+      ),
       sub(toolResult('s1', `File created successfully at: ${join(project, 'src/slugify.ts')}`, o)),
       sub(toolUse('s2', 'Bash', { command: 'mv src/draft.ts src/old-draft.ts' }, o)),
       sub(toolResult('s2', '', o)),
       sub(assistantText('slugify is in src/slugify.ts.', o)),
-      toolResult('task1', 'slugify is in src/slugify.ts.', { ...o, result: { status: 'completed', agentId: 'a333efa', content: [{ type: 'text', text: 'slugify is in src/slugify.ts.' }], totalToolUseCount: 2 } }),
+      toolResult('task1', 'slugify is in src/slugify.ts.', {
+        ...o,
+        result: { status: 'completed', agentId: 'a333efa', content: [{ type: 'text', text: 'slugify is in src/slugify.ts.' }], totalToolUseCount: 2 },
+      }),
       call('w1', 'Write', { file_path: join(project, 'src/router.ts'), content: "import { slugify } from './slugify'\n" }, { type: 'create' }, o),
       assistantText('The router uses slugify now.', o),
     ]),
@@ -79,7 +94,7 @@ async function latest(): Promise<{ snap: Record<string, any>; md: string }> {
 const paths = (snap: Record<string, any>) => (snap.files as { path: string }[]).map((f) => f.path).sort()
 
 describe('the subagents key through the CLI and the hooks', () => {
-  it('on by default: the stop hook keeps the subagent\'s edit and its command, marked [subagent]', async () => {
+  it("on by default: the stop hook keeps the subagent's edit and its command, marked [subagent]", async () => {
     await run(['stop'], {}, stopPayload())
     const { snap, md } = await latest()
     expect(paths(snap)).toEqual(['src/old-draft.ts', 'src/router.ts', 'src/slugify.ts'])
@@ -91,7 +106,7 @@ describe('the subagents key through the CLI and the hooks', () => {
     expect(md).toContain('[subagent]')
   })
 
-  it('off in the project config: the subagent\'s edit and command are left out of the snapshot, LATEST.md and restore', async () => {
+  it("off in the project config: the subagent's edit and command are left out of the snapshot, LATEST.md and restore", async () => {
     const set = await run(['config', '--project', '--set', 'subagents=false', '--json'])
     expect(JSON.parse(set.stdout).values.subagents).toEqual({ value: 0, source: 'project', env: 'BOOKMARK_SUBAGENTS' })
     await run(['stop'], {}, stopPayload())
@@ -104,7 +119,17 @@ describe('the subagents key through the CLI and the hooks', () => {
     expect(JSON.stringify(snap)).not.toMatch(/slugify\.ts|draft\.ts/)
     expect(md).not.toMatch(/slugify\.ts|draft\.ts|\[subagent\]/)
     expect(md).toContain('1 subagent (their activity is not captured: `subagents` is 0)')
-    const restore = await run(['restore'], {}, JSON.stringify({ session_id: 'bbbbbbbb-0000-4000-8000-000000000000', transcript_path: join(sb.dir, 'new.jsonl'), cwd: project, hook_event_name: 'SessionStart', source: 'startup' }))
+    const restore = await run(
+      ['restore'],
+      {},
+      JSON.stringify({
+        session_id: 'bbbbbbbb-0000-4000-8000-000000000000',
+        transcript_path: join(sb.dir, 'new.jsonl'),
+        cwd: project,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    )
     const text: string = JSON.parse(restore.stdout).hookSpecificOutput.additionalContext
     expect(text).toContain('`src/router.ts` created')
     expect(text).not.toMatch(/slugify\.ts|draft\.ts/)
@@ -140,7 +165,13 @@ describe.skipIf(!CORPUS_PRESENT)(`the subagents key on real transcripts (corpus 
     expect(off.subagentTools).toEqual({})
     // The five Task calls of the main thread stay, by their descriptions.
     expect(off.subagents.map((s) => s.description)).toEqual(on.subagents.map((s) => s.description))
-    expect(off.subagents.map((s) => s.description).sort()).toEqual(['Build TODO components', 'Create data models', 'Create main page integration', 'Implement state management', 'Setup Next.js project'])
+    expect(off.subagents.map((s) => s.description).sort()).toEqual([
+      'Build TODO components',
+      'Create data models',
+      'Create main page integration',
+      'Implement state management',
+      'Setup Next.js project',
+    ])
   })
 
   it('2.1.20, agent_progress lines: explain.go and the completion of task #10 come from subagents only', async () => {

@@ -32,7 +32,15 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env:
 
 /** Appends a turn that changed a file: enough for a Stop to write a snapshot. */
 async function work(sid: string, request: string, file: string): Promise<void> {
-  await writeFile(transcriptOf(sid), jsonl([prompt(request, { cwd: project }), call(`w-${file}`, 'Write', { file_path: join(project, file), content: `${request}\n` }, { type: 'create' }, { cwd: project }), assistantText(`Done: ${request}.`, { cwd: project })]), { flag: 'a' })
+  await writeFile(
+    transcriptOf(sid),
+    jsonl([
+      prompt(request, { cwd: project }),
+      call(`w-${file}`, 'Write', { file_path: join(project, file), content: `${request}\n` }, { type: 'create' }, { cwd: project }),
+      assistantText(`Done: ${request}.`, { cwd: project }),
+    ]),
+    { flag: 'a' },
+  )
 }
 
 /** Every file under `dir` with its size and mtime, the V8 code cache aside (a machine-wide compile cache, not capture). */
@@ -119,7 +127,12 @@ describe('bookmark off / on for the project', () => {
     const js = JSON.parse((await cli(['status', '--json'])).stdout)
     expect(js.capture).toEqual({ on: false, offBy: 'project', sessionsOff: [] })
     const doc = JSON.parse((await cli(['doctor', '--json'])).stdout)
-    expect(doc.checks).toContainEqual({ id: 'capture', status: 'info', message: 'capture is off for this project: the hooks do nothing and write nothing', fix: '`bookmark on`' })
+    expect(doc.checks).toContainEqual({
+      id: 'capture',
+      status: 'info',
+      message: 'capture is off for this project: the hooks do nothing and write nothing',
+      fix: '`bookmark on`',
+    })
     expect((await cli(['doctor'])).stdout).toMatch(/· capture +capture is off for this project/)
 
     await cli(['on'])
@@ -137,17 +150,29 @@ describe('bookmark off / on for the project', () => {
     const mcp = await runCli(['mcp'], {
       env: sb.env,
       cwd: project,
-      input: [
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bookmark_snapshot', arguments: { cwd: project, session_id: SID, transcript: transcriptOf(SID) } } },
-        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bookmark_restore', arguments: { cwd: project } } },
-      ]
-        .map((m) => JSON.stringify(m))
-        .join('\n') + '\n',
+      input:
+        [
+          { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          {
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'bookmark_snapshot', arguments: { cwd: project, session_id: SID, transcript: transcriptOf(SID) } },
+          },
+          { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bookmark_restore', arguments: { cwd: project } } },
+        ]
+          .map((m) => JSON.stringify(m))
+          .join('\n') + '\n',
     })
-    const answers = mcp.stdout.trim().split('\n').map((l) => JSON.parse(l))
-    expect(answers.find((a) => a.id === 2).result.structuredContent).toMatchObject({ written: false, reason: 'capture is off for this project; `bookmark on` turns it on; this tool does not override it' })
+    const answers = mcp.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(answers.find((a) => a.id === 2).result.structuredContent).toMatchObject({
+      written: false,
+      reason: 'capture is off for this project; `bookmark on` turns it on; this tool does not override it',
+    })
     expect(answers.find((a) => a.id === 3).result.structuredContent.text).toBe('')
     await expect(readdir(join(project, '.bookmark', 'snapshots'))).rejects.toThrow()
 
@@ -168,7 +193,12 @@ describe('bookmark off --session', () => {
     await hook('stop', payload('Stop', { stop_hook_active: false }, SID2)) // the other session captures
     expect(await snapshots()).toHaveLength(1)
     expect((await cli(['status'])).stdout).toContain(`off for session ${SID} (\`bookmark on --session ID\`)`)
-    expect(JSON.parse((await cli(['doctor', '--json'])).stdout).checks).toContainEqual({ id: 'capture', status: 'info', message: `capture is off for session ${SID}`, fix: '`bookmark on --session ID`' })
+    expect(JSON.parse((await cli(['doctor', '--json'])).stdout).checks).toContainEqual({
+      id: 'capture',
+      status: 'info',
+      message: `capture is off for session ${SID}`,
+      fix: '`bookmark on --session ID`',
+    })
 
     await cli(['on', '--session', SID])
     await hook('stop', payload('Stop', { stop_hook_active: false }, SID))
@@ -187,7 +217,11 @@ describe('BOOKMARK_DISABLE', () => {
   it('silences one run (installed hook and command form), the next one captures', async () => {
     const before = await world()
     await allHooksSilent(SID, { BOOKMARK_DISABLE: '1' })
-    const viaCommand = await runCli(['stop', '--cwd', project], { env: { ...sb.env, BOOKMARK_DISABLE: 'true' }, cwd: project, input: payload('Stop', { stop_hook_active: false }) })
+    const viaCommand = await runCli(['stop', '--cwd', project], {
+      env: { ...sb.env, BOOKMARK_DISABLE: 'true' },
+      cwd: project,
+      input: payload('Stop', { stop_hook_active: false }),
+    })
     expect(viaCommand).toEqual({ code: 0, stdout: '', stderr: '' })
     expect(await world()).toEqual(before)
     await hook('stop', payload('Stop', { stop_hook_active: false }))

@@ -63,7 +63,17 @@ function collectShortIds(v, out) {
 /** What repeating one corpus file needs: its project folder, session ids, short ids, time span and size. */
 export function describeSource(path) {
   const text = readFileSync(path, 'utf8')
-  const source = { name: basename(path), path, bytes: Buffer.byteLength(text), root: undefined, sessionIds: new Set(), shortIds: new Set(), minTs: Infinity, maxTs: -Infinity, lines: 0 }
+  const source = {
+    name: basename(path),
+    path,
+    bytes: Buffer.byteLength(text),
+    root: undefined,
+    sessionIds: new Set(),
+    shortIds: new Set(),
+    minTs: Infinity,
+    maxTs: -Infinity,
+    lines: 0,
+  }
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
     source.lines++
@@ -92,7 +102,9 @@ export function loadSources(dir) {
   if (!existsSync(claude)) return { sources: [], skipped: [], missing: claude }
   const sources = []
   const skipped = []
-  for (const name of readdirSync(claude).filter((n) => n.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(claude)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
     const s = describeSource(join(claude, name))
     if (s.root === undefined) skipped.push({ name, reason: 'no working directory to relocate' })
     else if (isWindowsPath(s.root)) skipped.push({ name, reason: `Windows paths (${s.root}) cannot be relocated onto a POSIX project` })
@@ -272,9 +284,17 @@ export function findTurn(sources) {
         const o = lines[j]
         if (o?.isSidechain === true) continue
         if (!tool && o?.type === 'assistant') {
-          const use = contentOf(o).find((b) => b?.type === 'tool_use' && (b.name === 'Edit' || b.name === 'Write') && String(b.input?.file_path ?? '').startsWith(`${s.root}/`))
+          const use = contentOf(o).find(
+            (b) => b?.type === 'tool_use' && (b.name === 'Edit' || b.name === 'Write') && String(b.input?.file_path ?? '').startsWith(`${s.root}/`),
+          )
           if (use) tool = { line: o, id: use.id }
-        } else if (tool && !result && o?.type === 'user' && o.toolUseResult && contentOf(o).some((b) => b?.type === 'tool_result' && b.tool_use_id === tool.id && b.is_error !== true)) {
+        } else if (
+          tool &&
+          !result &&
+          o?.type === 'user' &&
+          o.toolUseResult &&
+          contentOf(o).some((b) => b?.type === 'tool_result' && b.tool_use_id === tool.id && b.is_error !== true)
+        ) {
           result = o
         } else if (result && o?.type === 'assistant' && contentOf(o).some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')) {
           const turn = [lines[i], tool.line, result, o]

@@ -34,9 +34,18 @@ export function nodeCommand(args, { stdin, preload = false } = {}) {
 export function runShell(command, { env, cwd, rssFile, timeoutMs = 600_000 }) {
   const argv = rssFile ? [TIME, ['-v', '-o', rssFile, '/bin/sh', '-c', command]] : ['/bin/sh', ['-c', command]]
   const started = process.hrtime.bigint()
-  const r = spawnSync(argv[0], argv[1], { env, cwd, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' })
+  const r = spawnSync(argv[0], argv[1], {
+    env,
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  if (r.error) throw new BenchError(`${r.error.code === 'ETIMEDOUT' ? `still running after ${timeoutMs / 1000} s` : 'could not run'}: ${command} (${r.error.message})`)
+  if (r.error)
+    throw new BenchError(`${r.error.code === 'ETIMEDOUT' ? `still running after ${timeoutMs / 1000} s` : 'could not run'}: ${command} (${r.error.message})`)
   return { ms, status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -74,7 +83,14 @@ export const median = (values) => quantile(values, 0.5)
 
 /** Median, p10 and p90 of a list of milliseconds. */
 export function summary(values) {
-  return { n: values.length, median: median(values), p10: quantile(values, 0.1), p90: quantile(values, 0.9), min: Math.min(...values), max: Math.max(...values) }
+  return {
+    n: values.length,
+    median: median(values),
+    p10: quantile(values, 0.1),
+    p90: quantile(values, 0.9),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  }
 }
 
 /**

@@ -25,7 +25,10 @@ function cliCommit(bin) {
   const dir = dirname(dirname(bin))
   try {
     const sha = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
     return `${sha}${dirty ? '+dirty' : ''}`
   } catch {
     return 'not a git checkout'
@@ -60,7 +63,20 @@ const mb = (v) => (Number.isFinite(v) ? v.toFixed(0) : '-')
 /** The table as rows of cells (header first). */
 function rows(cases) {
   const head = ['case', 'runs', 'median ms', 'p10-p90 ms', 'node -e 0 ms', 'ratio', 'pair ratio', 'peak RSS MB', 'notes']
-  return [head, ...cases.map((c) => [c.label, String(c.n), ms(c.median), `${ms(c.p10)}-${ms(c.p90)}`, ms(c.bare), ratio(c.ratio), ratio(c.pairRatio), mb(c.rssMb), c.notes ?? ''])]
+  return [
+    head,
+    ...cases.map((c) => [
+      c.label,
+      String(c.n),
+      ms(c.median),
+      `${ms(c.p10)}-${ms(c.p90)}`,
+      ms(c.bare),
+      ratio(c.ratio),
+      ratio(c.pairRatio),
+      mb(c.rssMb),
+      c.notes ?? '',
+    ]),
+  ]
 }
 
 function verdictLine(g) {
@@ -101,7 +117,9 @@ export function markdownReport(r) {
     ...machineLines(r.machine).map((l) => `- ${l}`),
     `- ${r.load}`,
     `- Transcripts: ${r.transcripts.map((t) => `${t.label} ${(t.bytes / 2 ** 20).toFixed(1)} MB (${t.lines} lines, ${t.repetitions} repetitions of ${t.sources} real sessions, generated in ${(t.ms / 1000).toFixed(1)} s)`).join('; ')}`,
-    ...(r.skipped.length > 0 ? [`- Left out of the generated transcripts: ${r.skipped.length} Windows sessions (their paths cannot be relocated onto a POSIX project)`] : []),
+    ...(r.skipped.length > 0
+      ? [`- Left out of the generated transcripts: ${r.skipped.length} Windows sessions (their paths cannot be relocated onto a POSIX project)`]
+      : []),
     '',
     line(table[0]),
     line(table[0].map((_, i) => (i === 0 || i === table[0].length - 1 ? '---' : '---:'))),

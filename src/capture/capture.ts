@@ -75,7 +75,6 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   return saveCapture({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
-
 /**
  * Whether a Stop payload's last message may be unrecorded: false when it equals, as it is, what the head
  * recorded (the transcript's last reply or an earlier Stop's message, both kept redacted and cut). A long

@@ -42,7 +42,12 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
 
     // What the stored state holds was redacted when it was written: its strings are not redacted again.
     const known = prevState ? knownRedacted(prevState) : undefined
-    const scanned = await scan({ transcript, cursor: previous?.cursor, state: prevState ? reviveState(prevState) : undefined, ctx: { projectRoot: root, subagents: deps.subagents } })
+    const scanned = await scan({
+      transcript,
+      cursor: previous?.cursor,
+      state: prevState ? reviveState(prevState) : undefined,
+      ctx: { projectRoot: root, subagents: deps.subagents },
+    })
     const { state, delta, stats } = scanned
     // The transcript's stamp right after the read, kept when the read reached its end (a file appended to since is
     // longer than the cursor: no stamp, and the next capture compares bytes as before).
@@ -53,10 +58,21 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
 
     const happened = delta.touched.size > 0 || delta.prompts > 0 || delta.assistantTexts > 0
     // The Stop payload's message as it would be stored (redacted, then cut), compared with what is stored.
-    const message = req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' ? cutRedacted(req.lastAssistantMessage, CAPS.assistantText) : undefined
+    const message =
+      req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' ? cutRedacted(req.lastAssistantMessage, CAPS.assistantText) : undefined
     const messageIsNew = message !== undefined && message !== state.lastAssistant?.text && message !== previous?.lastHookMessage
     let lastSnapshot = previous?.lastSnapshot
-    const result: CaptureResult = { projectRoot: root, sessionId: sid, transcript, written: false, reason: '', stats, notes, state, work: { files: [], prompts: [] } }
+    const result: CaptureResult = {
+      projectRoot: root,
+      sessionId: sid,
+      transcript,
+      written: false,
+      reason: '',
+      stats,
+      notes,
+      state,
+      work: { files: [], prompts: [] },
+    }
 
     const record = happened || messageIsNew || FORCED.has(req.trigger)
     if (!record) {
@@ -96,7 +112,14 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       try {
         await addToRegistry(
           deps.bookmarkHome,
-          { project: root, snapshotId: id, sessionId: sid, createdAt: snapshot.createdAt, task: snapshot.task ? snapshot.task.slice(0, 200) : null, ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}) },
+          {
+            project: root,
+            snapshotId: id,
+            sessionId: sid,
+            createdAt: snapshot.createdAt,
+            task: snapshot.task ? snapshot.task.slice(0, 200) : null,
+            ...(snapshot.session.branch ? { branch: snapshot.session.branch } : {}),
+          },
           deps.registryCap,
           pruned,
           tidy,
@@ -132,7 +155,11 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
         captures: (previous?.captures ?? 0) + 1,
         ...(lastSnapshot ? { lastSnapshot } : {}),
-        ...(messageIsNew && message !== undefined ? { lastHookMessage: message } : previous?.lastHookMessage ? { lastHookMessage: previous.lastHookMessage } : {}),
+        ...(messageIsNew && message !== undefined
+          ? { lastHookMessage: message }
+          : previous?.lastHookMessage
+            ? { lastHookMessage: previous.lastHookMessage }
+            : {}),
       },
       `${Date.now().toString(36)}-${randomHex(4)}`,
     )

@@ -63,7 +63,12 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
     const line = (o: unknown): string => `${JSON.stringify(o)}\n`
     writeFileSync(
       path,
-      line({ type: 'assistant', uuid: 'a', timestamp: '2026-01-01T00:00:00Z', message: { id: 'm', model: 'constructor', content: [{ type: 'tool_use', id: 't', name: 'toString', input: {} }] } }),
+      line({
+        type: 'assistant',
+        uuid: 'a',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: { id: 'm', model: 'constructor', content: [{ type: 'tool_use', id: 't', name: 'toString', input: {} }] },
+      }),
     )
     const s = await inWorker({ transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } })
     expect(Object.getPrototypeOf(s.state.models)).toBeNull()
@@ -98,7 +103,13 @@ describe.skipIf(!existsSync(WORKER))('a hook capturing a transcript too large fo
       for (let i = 0; bytes <= WORKER_BYTES; i++) {
         const turn = jsonl([
           prompt(`step ${i}`, { cwd: project }),
-          call(`w${i}`, 'Write', { file_path: join(project, `f${i}.ts`), content: `export const v${i} = ${i}\n` }, { type: 'create', filePath: join(project, `f${i}.ts`) }, { cwd: project }),
+          call(
+            `w${i}`,
+            'Write',
+            { file_path: join(project, `f${i}.ts`), content: `export const v${i} = ${i}\n` },
+            { type: 'create', filePath: join(project, `f${i}.ts`) },
+            { cwd: project },
+          ),
           call(`r${i}`, 'Read', { file_path: join(project, `f${i}.ts`) }, { type: 'text', file: { content: page } }, { cwd: project }),
         ])
         turns.push(turn)
@@ -108,7 +119,11 @@ describe.skipIf(!existsSync(WORKER))('a hook capturing a transcript too large fo
       const text = `${turns.join('\n')}\n`
       writeFileSync(transcript, text)
       const payload = { session_id: 'big', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: false }
-      const run = await runCli(['stop'], { env: { ...sb.env, CLAUDE_PROJECT_DIR: project, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' }, cwd: project, input: JSON.stringify(payload) })
+      const run = await runCli(['stop'], {
+        env: { ...sb.env, CLAUDE_PROJECT_DIR: project, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' },
+        cwd: project,
+        input: JSON.stringify(payload),
+      })
       expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' })
       expect(existsSync(join(project, '.bookmark', 'errors.log'))).toBe(false)
       const index = JSON.parse(readFileSync(join(project, '.bookmark', 'index.json'), 'utf8')) as { snapshots: { id: string }[] }

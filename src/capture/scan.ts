@@ -70,7 +70,8 @@ export async function scan(input: ScanInput, workerBytes = WORKER_BYTES): Promis
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 }
 
-export type ScanReply = { ok: true; scan: Scan } | { ok: false; error: { name: string; message: string; code?: string; errno?: number; syscall?: string; path?: string } }
+export type ScanReply =
+  { ok: true; scan: Scan } | { ok: false; error: { name: string; message: string; code?: string; errno?: number; syscall?: string; path?: string } }
 
 /** The scan done by a worker; undefined when the worker could not run (an unbuilt checkout runs its sources). */
 export async function scanInWorker(input: ScanInput): Promise<Scan | undefined> {

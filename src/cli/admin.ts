@@ -22,8 +22,13 @@ export async function pointHome(dir: string, deps: Deps): Promise<{ projectRoot:
   const { index } = await store.readIndex()
   const latest = index.snapshots[0]
   if ((await entriesOf(registry, root)).length === 0) {
-    if (!latest) throw new InputError(`${root} has no snapshots yet: capture one first (\`bookmark snapshot\`), so the pointer has a registered project to lead to`)
-    await addToRegistry(deps.bookmarkHome, { project: root, snapshotId: latest.id, sessionId: latest.sessionId, createdAt: latest.createdAt, task: latest.task }, deps.registryCap)
+    if (!latest)
+      throw new InputError(`${root} has no snapshots yet: capture one first (\`bookmark snapshot\`), so the pointer has a registered project to lead to`)
+    await addToRegistry(
+      deps.bookmarkHome,
+      { project: root, snapshotId: latest.id, sessionId: latest.sessionId, createdAt: latest.createdAt, task: latest.task },
+      deps.registryCap,
+    )
   }
   const git = await readGitInfo(root)
   await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), task: latest?.task ?? null, ...git }, deps.now())
@@ -63,12 +68,25 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
   if (opts.project && isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: --project needs a project folder`)
   const changed = Object.keys(set).length > 0 || unset.length > 0
   // The project's file lives in its folder of the bookmark home, made (with the key) when something is written.
-  const target = opts.project ? (changed ? (await ensureState(deps.bookmarkHome, root)).config : ((await projectConfigPath(deps.bookmarkHome, root)) ?? '(none yet)')) : globalConfigPath(deps.bookmarkHome)
+  const target = opts.project
+    ? changed
+      ? (await ensureState(deps.bookmarkHome, root)).config
+      : ((await projectConfigPath(deps.bookmarkHome, root)) ?? '(none yet)')
+    : globalConfigPath(deps.bookmarkHome)
   if (changed) await updateConfigFile(target, set, unset)
   // Outside any project (the home folder, /) there is no project layer: nothing to label "project".
   const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env })
   if (opts.json) {
-    return JSON.stringify({ ...(changed ? { wrote: target } : {}), files: r.files, values: Object.fromEntries(CONFIG_KEYS.map((k) => [k, { value: r.config[k], source: r.sources[k], env: KEYS[k].env }])), problems: r.problems }, null, 2)
+    return JSON.stringify(
+      {
+        ...(changed ? { wrote: target } : {}),
+        files: r.files,
+        values: Object.fromEntries(CONFIG_KEYS.map((k) => [k, { value: r.config[k], source: r.sources[k], env: KEYS[k].env }])),
+        problems: r.problems,
+      },
+      null,
+      2,
+    )
   }
   const lines = changed ? [`Wrote ${target}`, ''] : []
   const width = Math.max(...CONFIG_KEYS.map((k) => k.length))

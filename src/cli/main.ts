@@ -69,7 +69,9 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
     // One line for people (a store entry of the wrong type, a lock, a key: the message says what and where);
     // the stack only when asked for, for a bug report.
     const message = ((e as Error).message ?? String(e)).split('\n')[0]
-    log(`${isProblemOfTheStore(e) ? '' : 'unexpected error: '}${message}${process.env.BOOKMARK_DEBUG === '1' ? `\n${(e as Error).stack ?? ''}` : ' (`bookmark doctor` tells more; BOOKMARK_DEBUG=1 shows where)'}`)
+    log(
+      `${isProblemOfTheStore(e) ? '' : 'unexpected error: '}${message}${process.env.BOOKMARK_DEBUG === '1' ? `\n${(e as Error).stack ?? ''}` : ' (`bookmark doctor` tells more; BOOKMARK_DEBUG=1 shows where)'}`,
+    )
     return 1
   }
 }

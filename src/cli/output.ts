@@ -22,7 +22,9 @@ export function captureText(r: CaptureResult): string {
     lines.push(`  file:     ${r.snapshotFile}`)
     lines.push(`  latest:   ${r.projectRoot}/.bookmark/LATEST.md`)
     lines.push(`  read:     ${r.stats.bytesRead} bytes, ${r.stats.lines} lines (${r.stats.skipped} skipped)`)
-    lines.push(`  captured: ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(openTasks(s).length, 'open task')}, ${count(s.git.length, 'git event')}, ${count(s.errors.filter((e) => !e.resolved).length, 'unresolved error')}`)
+    lines.push(
+      `  captured: ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(openTasks(s).length, 'open task')}, ${count(s.git.length, 'git event')}, ${count(s.errors.filter((e) => !e.resolved).length, 'unresolved error')}`,
+    )
   } else {
     lines.push(`No snapshot written: ${r.reason}`)
     lines.push(`  project:  ${r.projectRoot}`)
@@ -32,7 +34,12 @@ export function captureText(r: CaptureResult): string {
 }
 
 export function statusText(s: Status): string {
-  const lines = [`Project:   ${s.projectRoot}`, `Store:     ${s.storeDir}`, `State:     ${s.stateDir ?? '(none yet: made by the first capture)'}`, `Snapshots: ${s.snapshots} (sessions captured: ${s.sessions})`]
+  const lines = [
+    `Project:   ${s.projectRoot}`,
+    `Store:     ${s.storeDir}`,
+    `State:     ${s.stateDir ?? '(none yet: made by the first capture)'}`,
+    `Snapshots: ${s.snapshots} (sessions captured: ${s.sessions})`,
+  ]
   if (s.latest) {
     lines.push(`Latest:    ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}, session ${s.latest.sessionId}`)
     if (s.latest.task) lines.push(`Task:      ${oneLine(s.latest.task, 100)}`)
@@ -40,10 +47,15 @@ export function statusText(s: Status): string {
   } else {
     lines.push('Latest:    none yet (run `bookmark snapshot`, or let the hooks capture)')
   }
-  lines.push(`Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`)
+  lines.push(
+    `Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`,
+  )
   const c = s.capture
   lines.push(`Capture:   ${c.offBy ? offLine(c.offBy) : 'on'}`)
-  if (c.sessionsOff.length) lines.push(`           off for session${c.sessionsOff.length === 1 ? '' : 's'} ${c.sessionsOff.map((o) => o.sessionId).join(', ')} (\`bookmark on --session ID\`)`)
+  if (c.sessionsOff.length)
+    lines.push(
+      `           off for session${c.sessionsOff.length === 1 ? '' : 's'} ${c.sessionsOff.map((o) => o.sessionId).join(', ')} (\`bookmark on --session ID\`)`,
+    )
   lines.push(`Registry:  ${s.registryEntries} entries for this project in ${s.bookmarkHome}/registry.json`)
   for (const p of s.problems) lines.push(`Problem:   ${p}`)
   return lines.join('\n')
@@ -51,7 +63,9 @@ export function statusText(s: Status): string {
 
 export function indexText(projectRoot: string, entries: IndexEntry[], total: number): string {
   if (entries.length === 0) return `No snapshots in ${projectRoot}/.bookmark yet.`
-  const lines = entries.map((e) => `${e.id}  ${e.trigger.padEnd(11)} ${String(e.files).padStart(3)} files  ${e.sessionId.slice(0, 8)}  ${e.task ? oneLine(e.task, 60) : ''}`)
+  const lines = entries.map(
+    (e) => `${e.id}  ${e.trigger.padEnd(11)} ${String(e.files).padStart(3)} files  ${e.sessionId.slice(0, 8)}  ${e.task ? oneLine(e.task, 60) : ''}`,
+  )
   if (total > entries.length) lines.push(`(${entries.length} of ${total}; --limit N for more)`)
   return lines.join('\n')
 }
@@ -73,7 +87,9 @@ export function demoText(d: DemoResult): string {
   lines.push(`Project:    ${d.projectRoot}`)
   if (s) {
     lines.push(`Snapshot:   ${d.result.snapshotFile}`)
-    lines.push(`Captured:   ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(s.tasks.items.length, 'task')} (${openTasks(s).length} open), ${count(s.git.length, 'git event')}, ${count(s.errors.length, 'error')} (${s.errors.filter((e) => !e.resolved).length} unresolved)`)
+    lines.push(
+      `Captured:   ${count(s.requests.count, 'request')}, ${count(s.files.length, 'file')} changed, ${count(s.tasks.items.length, 'task')} (${openTasks(s).length} open), ${count(s.git.length, 'git event')}, ${count(s.errors.length, 'error')} (${s.errors.filter((e) => !e.resolved).length} unresolved)`,
+    )
   }
   lines.push(`LATEST.md:  ${d.latestPath}`)
   lines.push('')
@@ -91,6 +107,8 @@ export function demoText(d: DemoResult): string {
   lines.push('-----------------------------')
   lines.push('')
   lines.push(`The demo's folder stays for you to look at: ${d.folder} (delete it when done).`)
-  lines.push('To use bookmark in your own sessions: `npm pack && npm install -g ./session-bookmark-*.tgz`, then `bookmark setup` and `bookmark doctor` (README, Install).')
+  lines.push(
+    'To use bookmark in your own sessions: `npm pack && npm install -g ./session-bookmark-*.tgz`, then `bookmark setup` and `bookmark doctor` (README, Install).',
+  )
   return lines.join('\n')
 }

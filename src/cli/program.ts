@@ -75,7 +75,21 @@ export function buildProgram(io: Io): Command {
         deps,
       )
       for (const note of result.notes) io.deps.log(note)
-      io.out(opts.json ? json({ written: result.written, reason: result.reason, projectRoot: result.projectRoot, sessionId: result.sessionId, transcript: result.transcript, snapshotFile: result.snapshotFile ?? null, snapshotId: result.snapshot?.id ?? null, stats: result.stats, notes: result.notes }) : captureText(result))
+      io.out(
+        opts.json
+          ? json({
+              written: result.written,
+              reason: result.reason,
+              projectRoot: result.projectRoot,
+              sessionId: result.sessionId,
+              transcript: result.transcript,
+              snapshotFile: result.snapshotFile ?? null,
+              snapshotId: result.snapshot?.id ?? null,
+              stats: result.stats,
+              notes: result.notes,
+            })
+          : captureText(result),
+      )
     })
 
   program
@@ -119,9 +133,11 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('forget')
-    .description('remove snapshots and all that was derived from them (index, LATEST.md, trail, registry, prepared answers): one snapshot, a session, or all (asks first)')
+    .description(
+      'remove snapshots and all that was derived from them (index, LATEST.md, trail, registry, prepared answers): one snapshot, a session, or all (asks first)',
+    )
     .argument('[id]', 'snapshot id, as printed by `bookmark list`')
-    .option('--session <id>', "every snapshot of this session; its capture starts over (its transcript is not touched)")
+    .option('--session <id>', 'every snapshot of this session; its capture starts over (its transcript is not touched)')
     .option('--all', "every snapshot of the project, every session's capture state and the handoff bookmark.context.md, after confirmation")
     .option('--keep-handoff', 'with --all: keep the handoff bookmark.context.md')
     .option('--yes', 'confirm --all without asking (for scripts)')
@@ -134,7 +150,9 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('export')
-    .description('write one self-contained Markdown handoff of the project (its sealed narrative and the latest snapshot) to paste into another tool or a ticket')
+    .description(
+      'write one self-contained Markdown handoff of the project (its sealed narrative and the latest snapshot) to paste into another tool or a ticket',
+    )
     .option('--out <file>', 'write it to this file (atomically) instead of stdout')
     .option('--budget <n>', 'cut it to n characters as the restore does (default: nothing is cut)', positiveInt)
     .option('--cwd <dir>', 'the project folder (default: current directory)')
@@ -151,16 +169,32 @@ export function buildProgram(io: Io): Command {
       // Already redacted; durable because the user asked for this file and may close the terminal next.
       await writeText(target, `${e.text}\n`, { redacted: true, durable: true })
       const { text: _text, ...facts } = e
-      io.out(opts.json ? json({ ...facts, out: target }) : `Wrote the handoff of ${e.projectRoot} (snapshot ${e.snapshotId}${e.narrative ? ', with the narrative' : ''}, ${e.characters} characters) to ${target}.`)
+      io.out(
+        opts.json
+          ? json({ ...facts, out: target })
+          : `Wrote the handoff of ${e.projectRoot} (snapshot ${e.snapshotId}${e.narrative ? ', with the narrative' : ''}, ${e.characters} characters) to ${target}.`,
+      )
     })
 
   program
     .command('demo')
-    .description('capture the sample session that ships with the package, in a temporary folder, and print what was captured and what the next session would receive')
+    .description(
+      'capture the sample session that ships with the package, in a temporary folder, and print what was captured and what the next session would receive',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (opts: { json?: boolean }) => {
       const d = await runDemo(io.deps)
-      io.out(opts.json ? json({ folder: d.folder, projectRoot: d.projectRoot, latestPath: d.latestPath, snapshotFile: d.result.snapshotFile ?? null, snapshot: d.result.snapshot ?? null }) : demoText(d))
+      io.out(
+        opts.json
+          ? json({
+              folder: d.folder,
+              projectRoot: d.projectRoot,
+              latestPath: d.latestPath,
+              snapshotFile: d.result.snapshotFile ?? null,
+              snapshot: d.result.snapshot ?? null,
+            })
+          : demoText(d),
+      )
     })
 
   for (const want of ['off', 'on'] as const) {
@@ -225,11 +259,18 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('setup')
-    .description("wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); touches nothing else in the file")
-    .option('--project', "write <project>/.claude/settings.local.json instead of the user settings")
+    .description(
+      "wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); touches nothing else in the file",
+    )
+    .option('--project', 'write <project>/.claude/settings.local.json instead of the user settings')
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
-    .addOption(new Option('--hook-form <form>', 'exec (command + args, Claude Code 2.1.139+) or shell (every version); default: what `claude --version` on PATH understands').choices(['exec', 'shell']))
+    .addOption(
+      new Option(
+        '--hook-form <form>',
+        'exec (command + args, Claude Code 2.1.139+) or shell (every version); default: what `claude --version` on PATH understands',
+      ).choices(['exec', 'shell']),
+    )
     .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell' }) => {
       io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
     })

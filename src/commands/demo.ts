@@ -59,7 +59,23 @@ export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<Dem
   const handoffPath = request.path
   await writeFile(handoffPath, `${renderIdentity(request.identity)}${await readFile(DEMO_HANDOFF, 'utf8')}`, { mode: 0o600 })
   const handoffAsked = stopBlockReason(request).split('\n')[0] ?? ''
-  const ctx = await hookContext({ session_id: 'demo-next-session', cwd: projectRoot, hook_event_name: 'SessionStart', source: 'startup' }, {}, demoDeps, projectRoot)
+  const ctx = await hookContext(
+    { session_id: 'demo-next-session', cwd: projectRoot, hook_event_name: 'SessionStart', source: 'startup' },
+    {},
+    demoDeps,
+    projectRoot,
+  )
   const nextSession = await restoreText(ctx)
-  return { folder, projectRoot, transcript, bookmarkHome, result, latestPath, latest, handoffPath, handoffAsked, nextSession: nextSession === undefined ? undefined : redact(nextSession) }
+  return {
+    folder,
+    projectRoot,
+    transcript,
+    bookmarkHome,
+    result,
+    latestPath,
+    latest,
+    handoffPath,
+    handoffAsked,
+    nextSession: nextSession === undefined ? undefined : redact(nextSession),
+  }
 }

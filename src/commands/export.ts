@@ -64,7 +64,15 @@ export async function exportHandoff(cwd: string, deps: Deps, budget?: number): P
   // The whole text passes the redactor (the narrative was written by a model, not by our store); a budget
   // is applied again after it, as the restore does, since a redaction marker can be longer than the secret.
   const out = cutToBudget(redact(text), limit)
-  return { projectRoot: root, snapshotId: snapshot.id, sessionId: snapshot.session.id, branch: snapshot.session.branch ?? null, narrative: narrative.input !== undefined, text: out, characters: out.length }
+  return {
+    projectRoot: root,
+    snapshotId: snapshot.id,
+    sessionId: snapshot.session.id,
+    branch: snapshot.session.branch ?? null,
+    narrative: narrative.input !== undefined,
+    text: out,
+    characters: out.length,
+  }
 }
 
 /**

@@ -91,11 +91,15 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
     }
   }
   // Forgetting the capture does not prevent the next one: the transcript is the user's (Claude Code's), not ours to delete.
-  const again = "bookmark reads its transcript again from the start; the transcript is Claude Code's (under ~/.claude/projects), not bookmark's, and forget leaves it alone"
+  const again =
+    "bookmark reads its transcript again from the start; the transcript is Claude Code's (under ~/.claude/projects), not bookmark's, and forget leaves it alone"
   if (opts.all) notes.push(`every session starts over: if one goes on, or is captured by hand, ${again.replace('its transcript', 'its whole transcript')}`)
   else for (const sid of resetSessions) notes.push(`session ${sid} starts over: if it goes on, or is captured by hand, ${again}`)
   const handoff = outcome.handoffRemoved ? 'removed' : handoffThere ? 'kept' : 'none'
-  if (handoff === 'kept') notes.push(`the handoff ${store.layout.narrative} was written by the model and is kept: it may still mention what was forgotten (edit or delete it yourself${opts.all ? '' : ', or use --all'})`)
+  if (handoff === 'kept')
+    notes.push(
+      `the handoff ${store.layout.narrative} was written by the model and is kept: it may still mention what was forgotten (edit or delete it yourself${opts.all ? '' : ', or use --all'})`,
+    )
   return {
     projectRoot: root,
     forgotten: outcome.forgotten.map((e) => e.id),
@@ -150,7 +154,9 @@ async function repointHome(store: ProjectStore, deps: Deps, latest: { task: stri
 export function forgetText(r: ForgetResult): string {
   const n = r.forgotten.length
   const lines = [`Forgot ${n} snapshot${n === 1 ? '' : 's'} of ${r.projectRoot}: ${r.forgotten.join(', ')}`]
-  lines.push(r.latest ? `LATEST.md now shows ${r.latest} (${r.remaining} snapshot${r.remaining === 1 ? '' : 's'} left).` : 'No snapshot left: LATEST.md removed.')
+  lines.push(
+    r.latest ? `LATEST.md now shows ${r.latest} (${r.remaining} snapshot${r.remaining === 1 ? '' : 's'} left).` : 'No snapshot left: LATEST.md removed.',
+  )
   if (r.registryRemoved > 0) lines.push(`Removed ${r.registryRemoved} registry entr${r.registryRemoved === 1 ? 'y' : 'ies'}.`)
   if (r.handoff === 'removed') lines.push('Removed the handoff .bookmark/bookmark.context.md.')
   for (const note of r.notes) lines.push(`Note: ${note}.`)

@@ -21,7 +21,10 @@ export interface SwitchResult {
 
 export async function switchCapture(want: 'on' | 'off', opts: { cwd?: string; session?: string }, cwd: string, deps: Deps): Promise<SwitchResult> {
   const { root } = await findProjectRoot(resolve(opts.cwd ?? cwd), deps.env.CLAUDE_PROJECT_DIR)
-  if (isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: run this inside a project folder (or pass --cwd DIR); \`bookmark config --set disable=1\` switches every project off`)
+  if (isHomeScope(root, deps.env))
+    throw new InputError(
+      `${root} is not a project: run this inside a project folder (or pass --cwd DIR); \`bookmark config --set disable=1\` switches every project off`,
+    )
   if (opts.session !== undefined && opts.session.trim() === '') throw new InputError('--session expects a session id (as in `bookmark list`), got an empty one')
   // Writers only: the state folder (and the key) are made when missing, as `bookmark config --project` does.
   const [{ ensureState }, { editConfigFile }] = await Promise.all([import('../store/state-write.js'), import('../config/write.js')])

@@ -74,7 +74,12 @@ export function captureOff(r: Resolved, sessionId: string | undefined): Source |
   return undefined
 }
 
-export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: string; env: NodeJS.ProcessEnv; flags?: Partial<Record<ConfigKey, unknown>> }): Promise<Resolved> {
+export async function resolveConfig(opts: {
+  bookmarkHome: string
+  projectRoot?: string
+  env: NodeJS.ProcessEnv
+  flags?: Partial<Record<ConfigKey, unknown>>
+}): Promise<Resolved> {
   const problems: string[] = []
   const project = opts.projectRoot ? await projectConfigPath(opts.bookmarkHome, opts.projectRoot) : undefined
   const files = { global: globalConfigPath(opts.bookmarkHome), ...(project ? { project } : {}) }
@@ -114,6 +119,7 @@ export async function resolveConfig(opts: { bookmarkHome: string; projectRoot?: 
       sources[k] = source
     }
   }
-  if (config.staleRefuseHours < config.staleWarnHours) problems.push(`staleRefuseHours (${config.staleRefuseHours}) is below staleWarnHours (${config.staleWarnHours}): content that old is refused`)
+  if (config.staleRefuseHours < config.staleWarnHours)
+    problems.push(`staleRefuseHours (${config.staleRefuseHours}) is below staleWarnHours (${config.staleWarnHours}): content that old is refused`)
   return { config, sources, problems, files, sessionsOff: sessionsOffOf(projectFile) }
 }

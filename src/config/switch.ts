@@ -42,4 +42,3 @@ export function offLine(by: Source | 'session'): string {
   const w = offWhere(by)
   return `capture is off ${w.where}; ${w.fix} turns it on`
 }
-

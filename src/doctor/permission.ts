@@ -41,7 +41,15 @@ export async function handoffPermissionChecks(root: string | undefined, deps: De
     denied.push(...deny.filter((r) => r === 'Write' || ruleAllowsWrite(r, handoff, base)).map((r) => `${r} in ${file}`))
   }
   if (wired.length === 0) return [] // hookChecks says what is missing
-  if (denied.length > 0) return [{ id: 'permissions', status: 'warn', message: `${denied.join('; ')} denies writing the handoff ${handoff}: the Stop hook's request for it fails`, fix: 'remove that rule from permissions.deny' }]
+  if (denied.length > 0)
+    return [
+      {
+        id: 'permissions',
+        status: 'warn',
+        message: `${denied.join('; ')} denies writing the handoff ${handoff}: the Stop hook's request for it fails`,
+        fix: 'remove that rule from permissions.deny',
+      },
+    ]
   if (allowed.length > 0) return [{ id: 'permissions', status: 'ok', message: `the model may write the handoff ${handoff} without asking (${allowed[0]})` }]
   const project = wired.every((f) => f !== user)
   return [

@@ -67,7 +67,10 @@ function runOnce(h: WiredHook, claude: Version | undefined, payload: object, cwd
 
 /** What is wrong with one run: undefined when it exited 0 with empty or JSON-object output. */
 function judge(o: Outcome, timeout: number | undefined): string | undefined {
-  const lines = o.stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '')
+  const lines = o.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
   const said = (lines.find((l) => /error/i.test(l)) ?? lines[0] ?? '').slice(0, 200)
   if (o.timedOut) return `did not finish within ${Math.min(timeout ?? 60, 30)} s`
   if (o.code !== 0) return `exited ${o.code ?? 'without starting'}${said ? `: ${said}` : ''}`
@@ -82,7 +85,11 @@ function judge(o: Outcome, timeout: number | undefined): string | undefined {
   return undefined
 }
 
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false)
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  )
 
 /** A small transcript in Claude Code's current shape: a request, a Write of probe.txt, the answer. */
 function transcript(sessionId: string, proj: string): string {
@@ -90,15 +97,51 @@ function transcript(sessionId: string, proj: string): string {
   const line = (type: string, rest: Record<string, unknown>): string => {
     n++
     const ts = new Date(Date.UTC(2026, 0, 1, 12, 0, n)).toISOString()
-    return JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd: proj, sessionId, version: '2.1.139', type, uuid: randomUUID(), timestamp: ts, ...rest })
+    return JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: proj,
+      sessionId,
+      version: '2.1.139',
+      type,
+      uuid: randomUUID(),
+      timestamp: ts,
+      ...rest,
+    })
   }
   const file = join(proj, 'probe.txt')
-  return [
-    line('user', { message: { role: 'user', content: 'Create probe.txt saying hello (bookmark doctor probe)' } }),
-    line('assistant', { message: { id: 'msg_probe1', type: 'message', role: 'assistant', model: 'probe', content: [{ type: 'tool_use', id: 'toolu_probe1', name: 'Write', input: { file_path: file, content: 'hello\n' } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } } }),
-    line('user', { message: { role: 'user', content: [{ tool_use_id: 'toolu_probe1', type: 'tool_result', content: `File created successfully at: ${file}` }] }, toolUseResult: { type: 'create', filePath: file, content: 'hello\n' } }),
-    line('assistant', { message: { id: 'msg_probe2', type: 'message', role: 'assistant', model: 'probe', content: [{ type: 'text', text: 'Created probe.txt.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } } }),
-  ].join('\n') + '\n'
+  return (
+    [
+      line('user', { message: { role: 'user', content: 'Create probe.txt saying hello (bookmark doctor probe)' } }),
+      line('assistant', {
+        message: {
+          id: 'msg_probe1',
+          type: 'message',
+          role: 'assistant',
+          model: 'probe',
+          content: [{ type: 'tool_use', id: 'toolu_probe1', name: 'Write', input: { file_path: file, content: 'hello\n' } }],
+          stop_reason: 'tool_use',
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
+      }),
+      line('user', {
+        message: { role: 'user', content: [{ tool_use_id: 'toolu_probe1', type: 'tool_result', content: `File created successfully at: ${file}` }] },
+        toolUseResult: { type: 'create', filePath: file, content: 'hello\n' },
+      }),
+      line('assistant', {
+        message: {
+          id: 'msg_probe2',
+          type: 'message',
+          role: 'assistant',
+          model: 'probe',
+          content: [{ type: 'text', text: 'Created probe.txt.' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
+      }),
+    ].join('\n') + '\n'
+  )
 }
 
 /**
@@ -134,12 +177,17 @@ export async function probeHooks(hooks: WiredHook[], claude: Version | undefined
     const stopped = await step('Stop', { session_id: sessionId, stop_hook_active: false })
     const compacted = await step('PreCompact', { session_id: sessionId, trigger: 'manual', custom_instructions: '' })
     const index = join(proj, '.bookmark', 'index.json')
-    for (const [event, ran] of [['Stop', stopped], ['PreCompact', compacted]] as const) {
-      if (ran && !(await exists(index))) problems.push({ event, problem: 'ran, but captured nothing (exited 0 without saving the session: is the package it starts still there?)' })
+    for (const [event, ran] of [
+      ['Stop', stopped],
+      ['PreCompact', compacted],
+    ] as const) {
+      if (ran && !(await exists(index)))
+        problems.push({ event, problem: 'ran, but captured nothing (exited 0 without saving the session: is the package it starts still there?)' })
     }
     if ((stopped || compacted) && (await exists(index))) {
       const next = await step('SessionStart', { session_id: randomUUID(), source: 'startup' })
-      if (next && !next.stdout.includes('probe.txt')) problems.push({ event: 'SessionStart', problem: 'ran, but restored nothing of the session the other hooks had just saved' })
+      if (next && !next.stdout.includes('probe.txt'))
+        problems.push({ event: 'SessionStart', problem: 'ran, but restored nothing of the session the other hooks had just saved' })
     }
     return problems
   } finally {

@@ -18,7 +18,13 @@ export async function trustChecks(root: string, bookmarkHome: string): Promise<C
   const l = projectLayout(root)
   const checks: Check[] = []
   const problem = await keyProblem(bookmarkHome)
-  if (problem) checks.push({ id: 'trust', status: 'error', message: `${problem}: nothing in any project's store can be read as this user's`, fix: `remove it (a new key is made by the next capture; files sealed with the old one stay ignored)` })
+  if (problem)
+    checks.push({
+      id: 'trust',
+      status: 'error',
+      message: `${problem}: nothing in any project's store can be read as this user's`,
+      fix: `remove it (a new key is made by the next capture; files sealed with the old one stay ignored)`,
+    })
   const seal = await sealOf(bookmarkHome, root)
   const sealed = [l.index, l.trailsJson]
   try {
@@ -37,7 +43,8 @@ export async function trustChecks(root: string, bookmarkHome: string): Promise<C
     const r = await readJson(path, (v): v is unknown => true, seal)
     if (!r.ok && r.untrusted) ignored.push(r.reason)
   }
-  for (const line of ignored.slice(0, 20)) checks.push({ id: 'trust', status: 'warn', message: `ignored: ${line}`, fix: 'nothing of it is read or shown; delete it if it came with the repository' })
+  for (const line of ignored.slice(0, 20))
+    checks.push({ id: 'trust', status: 'warn', message: `ignored: ${line}`, fix: 'nothing of it is read or shown; delete it if it came with the repository' })
   if (ignored.length > 20) checks.push({ id: 'trust', status: 'warn', message: `ignored: ${ignored.length - 20} more files of ${l.dir} without a valid seal` })
   let names: string[] = []
   try {
@@ -47,7 +54,12 @@ export async function trustChecks(root: string, bookmarkHome: string): Promise<C
   }
   const moved = names.filter((n) => MOVED.includes(n))
   if (moved.length > 0) {
-    checks.push({ id: 'trust', status: 'info', message: `not read: ${moved.map((n) => `${l.dir}/${n}`).join(', ')} (bookmark keeps this in its home now; a copy in the project came with it or from an older version)`, fix: 'delete them; set project configuration again with `bookmark config --project --set KEY=VALUE`' })
+    checks.push({
+      id: 'trust',
+      status: 'info',
+      message: `not read: ${moved.map((n) => `${l.dir}/${n}`).join(', ')} (bookmark keeps this in its home now; a copy in the project came with it or from an older version)`,
+      fix: 'delete them; set project configuration again with `bookmark config --project --set KEY=VALUE`',
+    })
   }
   if (checks.length === 0) checks.push({ id: 'trust', status: 'ok', message: `every file bookmark reads in ${l.dir} carries this user's seal` })
   return checks

@@ -54,7 +54,10 @@ describe('lineDiff', () => {
   })
 
   it('handles 50,000 totally different lines each side, exactly and quickly', { timeout: 3000 }, () => {
-    const d = lineDiff(lines(50_000, (i) => `old ${i}`), lines(50_000, (i) => `new ${i}`))
+    const d = lineDiff(
+      lines(50_000, (i) => `old ${i}`),
+      lines(50_000, (i) => `new ${i}`),
+    )
     expect(d.added).toHaveLength(50_000)
     expect(d.removed).toHaveLength(50_000)
     expect(d.added[0]).toBe('new 0')

@@ -87,7 +87,7 @@ function isRejection(text: string): boolean {
 /** The first two lines of `text` that are not blank, trimmed: what `split(/\r?\n/)`, trimming and dropping the blank ones would begin with. */
 function firstTwoLines(text: string): [string | undefined, string | undefined] {
   let first: string | undefined
-  for (let at = 0; at <= text.length; ) {
+  for (let at = 0; at <= text.length;) {
     const nl = text.indexOf('\n', at)
     const end = nl === -1 ? text.length : nl
     const line = text.slice(at, end).trim() // a \r before the \n goes with the trim

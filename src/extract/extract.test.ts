@@ -12,24 +12,46 @@ const paths = (text: string, root = '/proj') => Object.keys(extractText(text, ro
 
 describe('files from file tools', () => {
   it('records Write (create) with every line added', () => {
-    expect(files(jsonl([call('w1', 'Write', { file_path: '/proj/src/a.ts', content: 'a\nb\nc\n' }, { type: 'create', filePath: '/proj/src/a.ts', content: 'a\nb\nc\n', structuredPatch: [], originalFile: null })]))).toEqual([
-      { path: 'src/a.ts', op: 'created', added: 3, removed: 0 },
-    ])
+    expect(
+      files(
+        jsonl([
+          call(
+            'w1',
+            'Write',
+            { file_path: '/proj/src/a.ts', content: 'a\nb\nc\n' },
+            { type: 'create', filePath: '/proj/src/a.ts', content: 'a\nb\nc\n', structuredPatch: [], originalFile: null },
+          ),
+        ]),
+      ),
+    ).toEqual([{ path: 'src/a.ts', op: 'created', added: 3, removed: 0 }])
   })
 
   it('records Write (update) from a real diff of the original file', () => {
     const original = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') + '\n'
     const updated = original.replace('line 50\n', 'line fifty\n')
-    expect(files(jsonl([call('w1', 'Write', { file_path: '/proj/a.txt', content: updated }, { type: 'update', filePath: '/proj/a.txt', content: updated, originalFile: original })]))).toEqual([
-      { path: 'a.txt', op: 'modified', added: 1, removed: 1 },
-    ])
+    expect(
+      files(
+        jsonl([
+          call(
+            'w1',
+            'Write',
+            { file_path: '/proj/a.txt', content: updated },
+            { type: 'update', filePath: '/proj/a.txt', content: updated, originalFile: original },
+          ),
+        ]),
+      ),
+    ).toEqual([{ path: 'a.txt', op: 'modified', added: 1, removed: 1 }])
   })
 
   it('records Edit from its structuredPatch, or from old/new strings', () => {
     const patch = [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 3, lines: [' keep', '-old', '+new', '+newer'] }]
-    expect(files(jsonl([call('e1', 'Edit', { file_path: '/proj/x.py', old_string: 'old', new_string: 'new\nnewer' }, { filePath: '/proj/x.py', structuredPatch: patch })]))).toEqual([
-      { path: 'x.py', op: 'modified', added: 2, removed: 1 },
-    ])
+    expect(
+      files(
+        jsonl([
+          call('e1', 'Edit', { file_path: '/proj/x.py', old_string: 'old', new_string: 'new\nnewer' }, { filePath: '/proj/x.py', structuredPatch: patch }),
+        ]),
+      ),
+    ).toEqual([{ path: 'x.py', op: 'modified', added: 2, removed: 1 }])
     expect(files(jsonl([call('e2', 'Edit', { file_path: '/proj/y.py', old_string: 'a\nb', new_string: 'a\nc' }, 'The file has been updated.')]))).toEqual([
       { path: 'y.py', op: 'modified', added: 1, removed: 1 },
     ])
@@ -37,7 +59,18 @@ describe('files from file tools', () => {
 
   it('records MultiEdit and NotebookEdit', () => {
     const t = jsonl([
-      call('m1', 'MultiEdit', { file_path: '/proj/m.ts', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd\ne' }] }, 'Applied 2 edits'),
+      call(
+        'm1',
+        'MultiEdit',
+        {
+          file_path: '/proj/m.ts',
+          edits: [
+            { old_string: 'a', new_string: 'b' },
+            { old_string: 'c', new_string: 'd\ne' },
+          ],
+        },
+        'Applied 2 edits',
+      ),
       call('n1', 'NotebookEdit', { notebook_path: '/proj/nb.ipynb', cell_id: 'c1', new_source: 'print(1)\nprint(2)', edit_mode: 'insert' }, 'Inserted cell'),
     ])
     expect(files(t)).toEqual([
@@ -145,7 +178,11 @@ describe('conversation', () => {
   })
 
   it('keeps the last assistant text of the main thread and the models used', () => {
-    const t = jsonl([assistantText('first', { model: 'claude-opus-4-1' }), assistantText('from a subagent', { sidechain: true }), assistantText('final words', { model: 'claude-sonnet-4-5' })])
+    const t = jsonl([
+      assistantText('first', { model: 'claude-opus-4-1' }),
+      assistantText('from a subagent', { sidechain: true }),
+      assistantText('final words', { model: 'claude-sonnet-4-5' }),
+    ])
     const { state } = extractText(t)
     expect(state.lastAssistant?.text).toBe('final words')
     expect(state.models).toEqual({ 'claude-opus-4-1': 1, 'claude-sonnet-4-5': 1 })
@@ -153,7 +190,12 @@ describe('conversation', () => {
   })
 
   it('counts tools in a histogram, subagent tools apart', () => {
-    const t = jsonl([bash('b1', 'ls'), bash('b2', 'pwd'), call('r1', 'Read', { file_path: '/proj/a' }, 'x'), call('g1', 'Grep', { pattern: 'x' }, 'x', { sidechain: true })])
+    const t = jsonl([
+      bash('b1', 'ls'),
+      bash('b2', 'pwd'),
+      call('r1', 'Read', { file_path: '/proj/a' }, 'x'),
+      call('g1', 'Grep', { pattern: 'x' }, 'x', { sidechain: true }),
+    ])
     const { state } = extractText(t)
     expect(state.tools).toEqual({ Bash: 2, Read: 1 })
     expect(state.subagentTools).toEqual({ Grep: 1 })
@@ -164,9 +206,25 @@ describe('tasks', () => {
   it('keeps the final TodoWrite list', () => {
     const t = jsonl([
       call('t1', 'TodoWrite', { todos: [{ content: 'a', status: 'pending', activeForm: 'A' }] }, { oldTodos: [], newTodos: [] }),
-      call('t2', 'TodoWrite', { todos: [{ content: 'a', status: 'completed', activeForm: 'A' }, { content: 'b', status: 'in_progress', activeForm: 'B' }] }, { oldTodos: [], newTodos: [] }),
+      call(
+        't2',
+        'TodoWrite',
+        {
+          todos: [
+            { content: 'a', status: 'completed', activeForm: 'A' },
+            { content: 'b', status: 'in_progress', activeForm: 'B' },
+          ],
+        },
+        { oldTodos: [], newTodos: [] },
+      ),
     ])
-    expect(snapshotOf(extractText(t).state).tasks).toEqual({ source: 'TodoWrite', items: [{ text: 'a', status: 'completed' }, { text: 'b', status: 'in_progress' }] })
+    expect(snapshotOf(extractText(t).state).tasks).toEqual({
+      source: 'TodoWrite',
+      items: [
+        { text: 'a', status: 'completed' },
+        { text: 'b', status: 'in_progress' },
+      ],
+    })
   })
 
   it('matches TaskCreate and TaskUpdate by the ids in their results, not by position', () => {
@@ -176,8 +234,18 @@ describe('tasks', () => {
       toolUse('c2', 'TaskCreate', { subject: 'second task', description: 'd' }),
       toolResult('c2', 'Task #7 created successfully: second task', { result: { task: { id: '7', subject: 'second task' } } }),
       toolResult('c1', 'Task #9 created successfully: first task', { result: { task: { id: '9', subject: 'first task' } } }),
-      call('u1', 'TaskUpdate', { taskId: '9', status: 'completed' }, { success: true, taskId: '9', updatedFields: ['status'], statusChange: { from: 'pending', to: 'completed' } }),
-      call('u2', 'TaskUpdate', { taskId: '7', status: 'in_progress' }, { success: true, taskId: '7', updatedFields: ['status'], statusChange: { from: 'pending', to: 'in_progress' } }),
+      call(
+        'u1',
+        'TaskUpdate',
+        { taskId: '9', status: 'completed' },
+        { success: true, taskId: '9', updatedFields: ['status'], statusChange: { from: 'pending', to: 'completed' } },
+      ),
+      call(
+        'u2',
+        'TaskUpdate',
+        { taskId: '7', status: 'in_progress' },
+        { success: true, taskId: '7', updatedFields: ['status'], statusChange: { from: 'pending', to: 'in_progress' } },
+      ),
     ])
     expect(snapshotOf(extractText(t).state).tasks.items).toEqual([
       { id: '7', text: 'second task', status: 'in_progress' },
@@ -265,7 +333,7 @@ describe('pending tool calls', () => {
     expect(Object.keys(more.pending)).toEqual([...ids.slice(4, 10), ...ids.slice(11), 'toolu_x', 'toolu_y'])
   })
 
-  it('drops by the size of the inputs as redacted, whether a call\'s target was read yet or not', () => {
+  it("drops by the size of the inputs as redacted, whether a call's target was read yet or not", () => {
     // Eight Writes fill the 8 MiB to the character with eight Reads (22 characters each, path and cwd): nothing goes.
     const write = (id: string) => toolUse(id, 'Write', { file_path: `/proj/${id}.ts`, content: 'x'.repeat(1_048_538) })
     const reads = Array.from({ length: 8 }, (_, i) => `toolu_r${i}`)
@@ -279,8 +347,16 @@ describe('pending tool calls', () => {
 
   it('keeps the target of a call redacted, in the table and in the error of a failed call', () => {
     const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`
-    const { state } = extractText(jsonl([toolUse('toolu_1', 'Read', { file_path: `/proj/${token}.txt` }), toolUse('toolu_2', 'Read', { file_path: `/proj/notes/${token}` }), toolResult('toolu_2', 'File does not exist.', { isError: true })]))
-    expect(JSON.stringify(state.pending)).toBe(JSON.stringify({ toolu_1: { ...state.pending.toolu_1, input: { file_path: '/proj/[REDACTED:github-token].txt' } } }))
+    const { state } = extractText(
+      jsonl([
+        toolUse('toolu_1', 'Read', { file_path: `/proj/${token}.txt` }),
+        toolUse('toolu_2', 'Read', { file_path: `/proj/notes/${token}` }),
+        toolResult('toolu_2', 'File does not exist.', { isError: true }),
+      ]),
+    )
+    expect(JSON.stringify(state.pending)).toBe(
+      JSON.stringify({ toolu_1: { ...state.pending.toolu_1, input: { file_path: '/proj/[REDACTED:github-token].txt' } } }),
+    )
     expect(state.errors.map((e) => e.target)).toEqual(['/proj/notes/[REDACTED:github-token]'])
     expect(JSON.stringify(state)).not.toContain(token)
   })
@@ -298,7 +374,10 @@ describe('the subagents key', () => {
   // cc-2.1.20-taskcreate-*). The main thread creates task #1, hands it to a subagent, and writes CLAUDE.md.
   const session = (shape: 'sidechain' | 'progress') => {
     const sub = (r: Record<string, unknown>) => (shape === 'sidechain' ? { ...r, isSidechain: true } : agentProgress(r, 'task1'))
-    const subCall = (id: string, name: string, input: Record<string, unknown>, result: unknown) => [sub(toolUse(id, name, input)), sub(toolResult(id, 'ok', { result }))]
+    const subCall = (id: string, name: string, input: Record<string, unknown>, result: unknown) => [
+      sub(toolUse(id, name, input)),
+      sub(toolResult(id, 'ok', { result })),
+    ]
     return jsonl([
       prompt('build the todo app'),
       call('c1', 'TaskCreate', { subject: 'Create data models' }, { task: { id: '1', subject: 'Create data models' } }),
@@ -309,7 +388,9 @@ describe('the subagents key', () => {
       subCall('s3', 'Bash', { command: 'rm notes/scratch.md' }, { stdout: '', stderr: '' }),
       subCall('s4', 'TaskUpdate', { taskId: '1', status: 'completed' }, { success: true, taskId: '1', statusChange: { from: 'pending', to: 'completed' } }),
       sub(assistantText('The types are in types/todo.ts.')),
-      toolResult('task1', 'The types are in types/todo.ts.', { result: { status: 'completed', content: [{ type: 'text', text: 'The types are in types/todo.ts.' }], totalToolUseCount: 4 } }),
+      toolResult('task1', 'The types are in types/todo.ts.', {
+        result: { status: 'completed', content: [{ type: 'text', text: 'The types are in types/todo.ts.' }], totalToolUseCount: 4 },
+      }),
       call('w1', 'Write', { file_path: '/proj/CLAUDE.md', content: '# Todo\n' }, { type: 'create' }),
       assistantText('Done: types and CLAUDE.md.'),
     ])
@@ -319,7 +400,11 @@ describe('the subagents key', () => {
     const text = session(shape)
     const { state } = extractText(text, '/proj', createState(), { subagents: true })
     expect(state).toEqual(extractText(text).state) // on is the behaviour without the key
-    expect(Object.values(state.files).map((f) => [f.path, f.op, f.from, f.subagent]).sort()).toEqual([
+    expect(
+      Object.values(state.files)
+        .map((f) => [f.path, f.op, f.from, f.subagent])
+        .sort(),
+    ).toEqual([
       ['CLAUDE.md', 'created', undefined, false],
       ['notes/scratch.md', 'deleted', undefined, true],
       ['types/legacy.ts', 'moved', 'types/old.ts', true],

@@ -18,7 +18,8 @@ export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']
 export const SHELL_TOOLS = new Set(['Bash', 'PowerShell'])
 
 /** Names without an extension that are still files, not directories. */
-const EXTENSIONLESS_FILES = /^(Makefile|Dockerfile|Containerfile|LICENSE|LICENCE|README|CHANGELOG|NOTICE|AUTHORS|Procfile|Gemfile|Rakefile|Justfile|Brewfile|Vagrantfile|Jenkinsfile|Caddyfile|CODEOWNERS|VERSION|\.[A-Za-z0-9_.-]+)$/
+const EXTENSIONLESS_FILES =
+  /^(Makefile|Dockerfile|Containerfile|LICENSE|LICENCE|README|CHANGELOG|NOTICE|AUTHORS|Procfile|Gemfile|Rakefile|Justfile|Brewfile|Vagrantfile|Jenkinsfile|Caddyfile|CODEOWNERS|VERSION|\.[A-Za-z0-9_.-]+)$/
 
 function looksLikeFileName(name: string): boolean {
   return EXTENSIONLESS_FILES.test(name) || /\.[A-Za-z0-9_-]{1,12}$/.test(name)
@@ -186,7 +187,8 @@ export function applyFileTool(state: ExtractState, ctx: FileContext, delta: RunD
         record(state, delta, at, { op: 'created', diff: { added: linesOf(content), removed: [] }, tool: 'Write' }, tool)
       } else {
         const original = str(res.originalFile)
-        const diff = patched && patched.added.length + patched.removed.length > 0 ? patched : original !== undefined ? lineDiff(original, content) : (patched ?? undefined)
+        const diff =
+          patched && patched.added.length + patched.removed.length > 0 ? patched : original !== undefined ? lineDiff(original, content) : (patched ?? undefined)
         record(state, delta, at, { op: 'modified', ...(diff ? { diff } : {}), tool: 'Write' }, tool)
       }
       return

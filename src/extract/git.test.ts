@@ -43,7 +43,7 @@ const commits: Row[] = [
   },
   {
     name: 'heredoc message without output (-q)',
-    cmd: "git commit -q -m \"$(cat <<'EOF'\n  Trim me  \nEOF\n)\"",
+    cmd: 'git commit -q -m "$(cat <<\'EOF\'\n  Trim me  \nEOF\n)"',
     events: [{ kind: 'commit', message: 'Trim me' }],
   },
   {
@@ -219,7 +219,11 @@ const pushes: Row[] = [
     cmd: 'git push origin HEAD:refs/heads/release',
     events: [{ kind: 'push', remote: 'origin', branch: 'release', ok: true }],
   },
-  { name: 'push --force-with-lease +branch', cmd: 'git push --force-with-lease origin +main', events: [{ kind: 'push', remote: 'origin', branch: 'main', ok: true }] },
+  {
+    name: 'push --force-with-lease +branch',
+    cmd: 'git push --force-with-lease origin +main',
+    events: [{ kind: 'push', remote: 'origin', branch: 'main', ok: true }],
+  },
   {
     name: 'push HEAD: branch from output',
     cmd: 'git push origin HEAD',
@@ -262,7 +266,8 @@ const others: Row[] = [
     events: [
       {
         kind: 'merge',
-        detail: 'origin/alex/ent-109-text-output-checkpoint-flag -m "Merge alex/ent-109-text-output-checkpoint-flag into alex/ent-108-add-ai-summaries" (conflict)',
+        detail:
+          'origin/alex/ent-109-text-output-checkpoint-flag -m "Merge alex/ent-109-text-output-checkpoint-flag into alex/ent-108-add-ai-summaries" (conflict)',
       },
     ],
   },
@@ -294,7 +299,7 @@ const others: Row[] = [
   { name: 'failed reset', cmd: 'git reset --hard nope', out: 'fatal: ambiguous argument', error: true, events: [] },
   {
     name: 'heredoc merge message is shown by its first line',
-    cmd: "git merge x -m \"$(cat <<'EOF'\nMerge x into y\n\nbody\nEOF\n)\"",
+    cmd: 'git merge x -m "$(cat <<\'EOF\'\nMerge x into y\n\nbody\nEOF\n)"',
     events: [{ kind: 'merge', detail: 'x -m "Merge x into y"' }],
   },
 ]

@@ -107,7 +107,13 @@ function commitArgs(c: ShellCommand, args: Word[]): CommitArgs {
     } else if (t.startsWith('-m') && t.length > 2) parts.push(messageOf({ ...a, text: t.slice(2) }))
   }
   if (fromElsewhere || parts.length === 0 || parts.some((p) => p === undefined)) return { dryRun }
-  return { message: (parts as string[]).map((p) => p.trim()).join('\n\n').trim(), dryRun }
+  return {
+    message: (parts as string[])
+      .map((p) => p.trim())
+      .join('\n\n')
+      .trim(),
+    dryRun,
+  }
 }
 
 /** The output subject replaces the first paragraph (git prints the first paragraph as one line). */
@@ -129,13 +135,7 @@ function detailOf(args: Word[]): string {
 }
 
 function looksLikePath(name: string): boolean {
-  return (
-    name === '.' ||
-    name === '..' ||
-    /^\.{1,2}[\\/]|[\\/]$/.test(name) ||
-    /\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(name) ||
-    /[\s*?[\]]/.test(name)
-  )
+  return name === '.' || name === '..' || /^\.{1,2}[\\/]|[\\/]$/.test(name) || /\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(name) || /[\s*?[\]]/.test(name)
 }
 
 function validRef(w: Word | undefined): w is Word {
@@ -183,8 +183,15 @@ export function gitEvents(command: string, resultText: string, isError: boolean,
       sub === 'checkout' ? 'bB' : 'cC',
       sub === 'checkout' ? ['orphan', 'conflict', 'pathspec-from-file'] : ['create', 'force-create', 'orphan', 'conflict'],
     )
-    const created = [...(o.values.get('b') ?? []), ...(o.values.get('B') ?? []), ...(o.values.get('c') ?? []), ...(o.values.get('C') ?? []),
-      ...(o.values.get('create') ?? []), ...(o.values.get('force-create') ?? []), ...(o.values.get('orphan') ?? [])][0]
+    const created = [
+      ...(o.values.get('b') ?? []),
+      ...(o.values.get('B') ?? []),
+      ...(o.values.get('c') ?? []),
+      ...(o.values.get('C') ?? []),
+      ...(o.values.get('create') ?? []),
+      ...(o.values.get('force-create') ?? []),
+      ...(o.values.get('orphan') ?? []),
+    ][0]
     if (created) {
       const line = validRef(created) ? takeSwitch(created.text) : takeSwitch()
       if (line) events.push({ kind: 'branch', to: line.to, created: true })
@@ -255,29 +262,34 @@ export function gitEvents(command: string, resultText: string, isError: boolean,
   }
 
   try {
-    forEachCommand(command, 'bash', (c) => {
-      if (c.name !== 'git') return
-      const g = parseGitInvocation(c.args)
-      if (!g || g.args.some((a) => a.text === '--help' || a.text === '-h')) return
-      switch (g.sub) {
-        case 'commit':
-          return commit(c, g.args)
-        case 'checkout':
-        case 'switch':
-          return branch(g.sub, g.args)
-        case 'push':
-          return push(g.args)
-        case 'merge':
-        case 'rebase':
-        case 'reset':
-        case 'pull':
-        case 'stash':
-        case 'tag':
-          return other(g.sub, g.args)
-        default:
-          return
-      }
-    }, parsed)
+    forEachCommand(
+      command,
+      'bash',
+      (c) => {
+        if (c.name !== 'git') return
+        const g = parseGitInvocation(c.args)
+        if (!g || g.args.some((a) => a.text === '--help' || a.text === '-h')) return
+        switch (g.sub) {
+          case 'commit':
+            return commit(c, g.args)
+          case 'checkout':
+          case 'switch':
+            return branch(g.sub, g.args)
+          case 'push':
+            return push(g.args)
+          case 'merge':
+          case 'rebase':
+          case 'reset':
+          case 'pull':
+          case 'stash':
+          case 'tag':
+            return other(g.sub, g.args)
+          default:
+            return
+        }
+      },
+      parsed,
+    )
   } catch {
     // Defensive: keep the events found so far.
   }

@@ -23,20 +23,7 @@ import type { LineDiff } from './diff.js'
 
 export const MAX_HINTS = 12
 
-type Kind =
-  | 'fn'
-  | 'method'
-  | 'class'
-  | 'interface'
-  | 'type'
-  | 'enum'
-  | 'struct'
-  | 'trait'
-  | 'impl'
-  | 'mod'
-  | 'object'
-  | 'record'
-  | 'const'
+type Kind = 'fn' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'struct' | 'trait' | 'impl' | 'mod' | 'object' | 'record' | 'const'
 
 interface Decl {
   kind: Kind
@@ -177,8 +164,29 @@ const TS_METHOD = new RegExp(
   `^(?:(?:public|private|protected|static|readonly|override|abstract|async|declare|get|set|accessor)\\s+)*\\*?\\s*(#?${ID})\\s*(?:<[^>]*>)?\\s*\\((.*)\\)\\s*(?::\\s*[^{};=]+)?\\{$`,
 )
 const NOT_METHOD_NAMES = new Set([
-  'if', 'for', 'while', 'switch', 'catch', 'with', 'function', 'return', 'do', 'else', 'typeof',
-  'new', 'await', 'yield', 'super', 'this', 'import', 'export', 'throw', 'try', 'case', 'delete', 'void',
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'with',
+  'function',
+  'return',
+  'do',
+  'else',
+  'typeof',
+  'new',
+  'await',
+  'yield',
+  'super',
+  'this',
+  'import',
+  'export',
+  'throw',
+  'try',
+  'case',
+  'delete',
+  'void',
 ])
 
 const typescript: Language = {

@@ -26,7 +26,12 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   // The first prompt of a session may arrive before its transcript is written: nothing to do yet.
   if (!(await isFile(transcript))) return undefined
   const store = new StoreReader(ctx.cfg.projectRoot, ctx.deps.bookmarkHome)
-  const writable = async () => new (await import('../store/store.js')).ProjectStore(ctx.cfg.projectRoot, { bookmarkHome: ctx.deps.bookmarkHome, indexCap: config.indexCap, ...(ctx.deps.lockDeadline !== undefined ? { lockDeadline: ctx.deps.lockDeadline } : {}) })
+  const writable = async () =>
+    new (await import('../store/store.js')).ProjectStore(ctx.cfg.projectRoot, {
+      bookmarkHome: ctx.deps.bookmarkHome,
+      indexCap: config.indexCap,
+      ...(ctx.deps.lockDeadline !== undefined ? { lockDeadline: ctx.deps.lockDeadline } : {}),
+    })
   const sid = sessionId ?? transcript.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '')
   const hooks = await store.readSessionHooks(sid)
 

@@ -44,7 +44,13 @@ interface PreparedRestore {
 /** The key of a startup restore of `root` under `config`, as the files stand now. */
 export async function restoreKey(root: string, config: Pick<Config, 'restoreBudget' | 'staleWarnHours' | 'staleRefuseHours'>): Promise<PreparedKey> {
   const base = await baseKey(root, await readGitInfo(root))
-  return { ...base, budget: config.restoreBudget, warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours, index: await fileStamp(projectLayout(root).index) }
+  return {
+    ...base,
+    budget: config.restoreBudget,
+    warnHours: config.staleWarnHours,
+    refuseHours: config.staleRefuseHours,
+    index: await fileStamp(projectLayout(root).index),
+  }
 }
 
 function isPrepared(v: unknown): v is PreparedRestore {
@@ -73,7 +79,10 @@ export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore
  * compared: the path it holds is what is not known here; the answer's own time limit still applies.
  */
 export async function preparedTextOf(bookmarkHome: string, id: string, now: Date): Promise<string | undefined> {
-  const r = await readJson(stateLayout(bookmarkHome, id).prepared, (v): v is { version: number; value: PreparedRestore } => isObject(v) && v.version === PREPARED_VERSION && isPrepared(v.value))
+  const r = await readJson(
+    stateLayout(bookmarkHome, id).prepared,
+    (v): v is { version: number; value: PreparedRestore } => isObject(v) && v.version === PREPARED_VERSION && isPrepared(v.value),
+  )
   return r.ok && r.value.value.text !== null && now.getTime() < r.value.value.validUntil ? r.value.value.text : undefined
 }
 
@@ -81,4 +90,3 @@ export function wrapRestore(text: string | null | undefined): unknown | undefine
   if (text === undefined || text === null || text.trim() === '') return undefined
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
 }
-

@@ -48,7 +48,11 @@ export async function usableNarrative(root: string, ctx: HookContext, validity?:
   const read = await readNarrative(path, root, git, ctx.deps.bookmarkHome)
   if (!read.state.exists) return { warnings: [] }
   if (read.state.tracked) {
-    return { warnings: [`The .bookmark/bookmark.context.md in this repository is tracked by git (it came with the repository), so it was not loaded as instructions. Run \`bookmark show\` for this machine's own record.`] }
+    return {
+      warnings: [
+        `The .bookmark/bookmark.context.md in this repository is tracked by git (it came with the repository), so it was not loaded as instructions. Run \`bookmark show\` for this machine's own record.`,
+      ],
+    }
   }
   if (!read.identity || !read.verdict || read.body === undefined) return { warnings: [] }
   // Not sealed for this project by this user's bookmark (or not a repo handoff): nothing of it, not even a warning.
@@ -63,7 +67,14 @@ export async function usableNarrative(root: string, ctx: HookContext, validity?:
     identity: read.identity,
     notes: read.verdict.notes,
     path,
-    ...(age.kind === 'warn' ? { staleWarning: age.basis === 'unknown' ? 'The handoff has no usable time; it may be out of date.' : `The handoff is ${describeAge(age.ageHours)} old; check it against the code before relying on it.` } : {}),
+    ...(age.kind === 'warn'
+      ? {
+          staleWarning:
+            age.basis === 'unknown'
+              ? 'The handoff has no usable time; it may be out of date.'
+              : `The handoff is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`,
+        }
+      : {}),
   }
   return { input, warnings: [] }
 }
@@ -136,7 +147,8 @@ async function restoreStartup(ctx: HookContext, root: string, lead: string[], va
     const age = staleness(snapshot.createdAt, undefined, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
     holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
     if (age.kind === 'refuse') usableSnapshot = undefined
-    else if (age.kind === 'warn' && !narrative.input) warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
+    else if (age.kind === 'warn' && !narrative.input)
+      warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
     if (age.kind === 'refuse' && !narrative.input) return renderRefusal(basename(root), describeAge(age.ageHours), layout.latest, warnings)
   }
   if (narrative.refusedAge) {
@@ -187,13 +199,24 @@ async function restoreResume(ctx: HookContext, store: StoreReader): Promise<stri
     if (e.sessionId === sid || e.createdAt <= since) continue
     if (changes.some((c) => c.sessionId === e.sessionId)) continue // the newest snapshot of each other session
     const snap = await store.readSnapshot(e.id)
-    if (snap) changes.push({ sessionId: e.sessionId, snapshotId: e.id, createdAt: e.createdAt, files: snap.files.filter((f) => !f.lastTs || f.lastTs > since).map((f) => f.path) })
+    if (snap)
+      changes.push({
+        sessionId: e.sessionId,
+        snapshotId: e.id,
+        createdAt: e.createdAt,
+        files: snap.files.filter((f) => !f.lastTs || f.lastTs > since).map((f) => f.path),
+      })
     if (changes.length >= 5) break
   }
   const git = await readGitInfo(store.layout.root)
   const was = head.branch
   const branchNote = git.branch && was && git.branch !== was ? `The branch is now ${git.branch}; this session last worked on ${was}.` : undefined
-  return renderResumeNote({ project: basename(store.layout.root), changes, ...(branchNote ? { branchNote } : {}), budget: ctx.cfg.resolved.config.restoreBudget })
+  return renderResumeNote({
+    project: basename(store.layout.root),
+    changes,
+    ...(branchNote ? { branchNote } : {}),
+    budget: ctx.cfg.resolved.config.restoreBudget,
+  })
 }
 
 async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
@@ -204,9 +227,12 @@ async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
     // A project whose path is stored redacted (a folder named like a token) is found by its folder in the home:
     // the answer its last capture prepared is shown while it holds.
     const kept = target.projectId ? await preparedTextOf(ctx.deps.bookmarkHome, target.projectId, ctx.now) : undefined
-    if (kept) return `${renderWarnings([`This session started outside any project. The last active project is ${target.project ?? 'unknown'}; what follows is its handoff.`])}\n${kept}`
+    if (kept)
+      return `${renderWarnings([`This session started outside any project. The last active project is ${target.project ?? 'unknown'}; what follows is its handoff.`])}\n${kept}`
     return renderWarnings([`session-bookmark: ${target.reason}.`])
   }
-  const lead = [`This session started outside any project. The last active project is ${basename(target.projectRoot)} (${target.projectRoot}); what follows is its handoff.`]
+  const lead = [
+    `This session started outside any project. The last active project is ${basename(target.projectRoot)} (${target.projectRoot}); what follows is its handoff.`,
+  ]
   return restoreStartup(ctx, target.projectRoot, lead)
 }

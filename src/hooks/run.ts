@@ -41,7 +41,14 @@ export interface HookRun {
 }
 
 /** `readInput` reads the payload (the CLI: stdin, see host/stdin.ts). */
-export async function runHook(name: string, body: HookBody, flags: HookFlags, given: Deps, readInput: () => Promise<StdinResult>, fallbackCwd: string): Promise<HookRun> {
+export async function runHook(
+  name: string,
+  body: HookBody,
+  flags: HookFlags,
+  given: Deps,
+  readInput: () => Promise<StdinResult>,
+  fallbackCwd: string,
+): Promise<HookRun> {
   // BOOKMARK_DISABLE=1 for one run: decided before stdin, the store or git is touched (bin/bookmark.cjs does the same earlier).
   if (envDisables(given.env)) return { stdout: '', notes: [] }
   const notes: string[] = []

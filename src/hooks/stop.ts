@@ -22,7 +22,9 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
       // While continuing because of a Stop hook (ours: writing the handoff), the last message is a reply
       // to that hook, not the session's last word.
-      ...(ctx.payload.last_assistant_message !== undefined && ctx.payload.stop_hook_active !== true ? { lastAssistantMessage: ctx.payload.last_assistant_message } : {}),
+      ...(ctx.payload.last_assistant_message !== undefined && ctx.payload.stop_hook_active !== true
+        ? { lastAssistantMessage: ctx.payload.last_assistant_message }
+        : {}),
     },
     ctx.deps,
   )
@@ -45,7 +47,14 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (!decision.block) return undefined
   const blockedAt = ctx.now.toISOString()
   const { ProjectStore } = await import('../store/store.js')
-  await new ProjectStore(result.projectRoot, storeOptions(ctx.deps)).updateSessionHooks(result.sessionId, (h) => ({ ...h, blocks: h.blocks + 1, lastBlockAt: blockedAt }))
-  const [request, { stopBlockReason }] = await Promise.all([narrativeRequest(result.projectRoot, ctx.deps.bookmarkHome, view.git, result.sessionId, ctx.now, view.freshness.reason), import('../narrative/prompt.js')])
+  await new ProjectStore(result.projectRoot, storeOptions(ctx.deps)).updateSessionHooks(result.sessionId, (h) => ({
+    ...h,
+    blocks: h.blocks + 1,
+    lastBlockAt: blockedAt,
+  }))
+  const [request, { stopBlockReason }] = await Promise.all([
+    narrativeRequest(result.projectRoot, ctx.deps.bookmarkHome, view.git, result.sessionId, ctx.now, view.freshness.reason),
+    import('../narrative/prompt.js'),
+  ])
   return { decision: 'block', reason: stopBlockReason(request) }
 }

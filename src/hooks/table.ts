@@ -7,8 +7,18 @@
  */
 export const HOOK_TABLE = [
   { name: 'restore', event: 'SessionStart', timeout: 15, description: 'SessionStart hook: what the new session should know, within the budget' },
-  { name: 'check', event: 'UserPromptSubmit', timeout: 15, description: 'UserPromptSubmit hook: interval snapshot, and a refresh request when the context fills up' },
-  { name: 'precompact', event: 'PreCompact', timeout: 60, description: 'PreCompact hook: capture, count the compaction, prepare the compact resume (prints nothing)' },
+  {
+    name: 'check',
+    event: 'UserPromptSubmit',
+    timeout: 15,
+    description: 'UserPromptSubmit hook: interval snapshot, and a refresh request when the context fills up',
+  },
+  {
+    name: 'precompact',
+    event: 'PreCompact',
+    timeout: 60,
+    description: 'PreCompact hook: capture, count the compaction, prepare the compact resume (prints nothing)',
+  },
   { name: 'stop', event: 'Stop', timeout: 60, description: 'Stop hook: capture the turn, and ask once for the narrative handoff when it is stale' },
 ] as const
 

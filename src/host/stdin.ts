@@ -117,7 +117,11 @@ export function readStdin(fd = 0, opts: StdinOptions = {}): Promise<StdinResult>
  */
 function setNonBlocking(fd: number): boolean {
   try {
-    const binding = (process as unknown as { binding(name: string): { Pipe: new (type: number) => { open(fd: number): number | undefined; unref?(): void }; constants: { SOCKET: number } } }).binding('pipe_wrap')
+    const binding = (
+      process as unknown as {
+        binding(name: string): { Pipe: new (type: number) => { open(fd: number): number | undefined; unref?(): void }; constants: { SOCKET: number } }
+      }
+    ).binding('pipe_wrap')
     const handle = new binding.Pipe(binding.constants.SOCKET)
     const err = handle.open(fd)
     handle.unref?.()

@@ -39,7 +39,8 @@ function validId(v: unknown): v is string | number {
 
 /** One message (already parsed): a response object, or undefined for notifications. */
 async function handleMessage(msg: unknown, handler: RpcHandler): Promise<object | undefined> {
-  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return errorResponse(null, INVALID_REQUEST, 'invalid request: expected a JSON-RPC 2.0 object')
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
+    return errorResponse(null, INVALID_REQUEST, 'invalid request: expected a JSON-RPC 2.0 object')
   const m = msg as Record<string, unknown>
   const hasId = 'id' in m && m.id !== undefined
   const id: JsonRpcId = validId(m.id) ? m.id : null

@@ -57,7 +57,8 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
             protocolVersion: negotiate(p.protocolVersion),
             capabilities: { tools: { listChanged: false } },
             serverInfo: { name: 'session-bookmark', title: 'session-bookmark', version: o.version },
-            instructions: 'Session continuity for this project: bookmark_restore gives what a new session should know; bookmark_snapshot captures the session now.',
+            instructions:
+              'Session continuity for this project: bookmark_restore gives what a new session should know; bookmark_snapshot captures the session now.',
           }
         case 'ping':
           return {}
@@ -70,7 +71,8 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
           if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
             throw new RpcError(INVALID_PARAMS, 'tools/call params.arguments must be an object')
           }
-          if (!TOOLS.some((t) => t.name === p.name)) throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
+          if (!TOOLS.some((t) => t.name === p.name))
+            throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
           return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd, structured })
         }
         default:

@@ -61,8 +61,12 @@ export function validate(tool: Tool, args: Args): void {
     if (!spec) throw new ToolInputError(`${tool.name}: unknown argument "${key}" (expected: ${Object.keys(props).join(', ') || 'none'})`)
     if (value === undefined || value === null) continue
     const ok = spec.type === 'integer' ? Number.isInteger(value) : typeof value === spec.type
-    if (!ok) throw new ToolInputError(`${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : `a ${spec.type}`}, got ${JSON.stringify(value)}`)
-    if (spec.enum && !spec.enum.includes(value as string)) throw new ToolInputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
+    if (!ok)
+      throw new ToolInputError(
+        `${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : `a ${spec.type}`}, got ${JSON.stringify(value)}`,
+      )
+    if (spec.enum && !spec.enum.includes(value as string))
+      throw new ToolInputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
     if (typeof value === 'number' && ((spec.minimum !== undefined && value < spec.minimum) || (spec.maximum !== undefined && value > spec.maximum))) {
       throw new ToolInputError(`${tool.name}: argument "${key}" must be from ${spec.minimum} to ${spec.maximum}, got ${value}`)
     }
@@ -82,35 +86,75 @@ export const TOOLS: Tool[] = [
   {
     name: 'bookmark_snapshot',
     title: 'Capture the session now',
-    description: "Capture a Claude Code session of the project now (trigger manual): reads what its transcript gained since the last capture and writes a snapshot, LATEST.md and the trail. Without session_id, the project's most recently written session is used, and the result says so.",
-    inputSchema: schema({ cwd: CWD, session_id: { type: 'string', description: 'the session to capture' }, transcript: { type: 'string', description: 'absolute path of the session transcript (.jsonl), when it is not in the usual place' } }),
+    description:
+      "Capture a Claude Code session of the project now (trigger manual): reads what its transcript gained since the last capture and writes a snapshot, LATEST.md and the trail. Without session_id, the project's most recently written session is used, and the result says so.",
+    inputSchema: schema({
+      cwd: CWD,
+      session_id: { type: 'string', description: 'the session to capture' },
+      transcript: { type: 'string', description: 'absolute path of the session transcript (.jsonl), when it is not in the usual place' },
+    }),
     annotations: { title: 'Capture the session now', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (args, ctx) => {
       const cwd = cwdOf(args, ctx)
       const { deps, resolved, projectRoot } = await configured(ctx.deps, cwd)
       // The model calls this tool: it never overrides the user's switch (no force here).
       const refused = snapshotRefusal(resolved, typeof args.session_id === 'string' ? args.session_id : undefined, 'this tool does not override it')
-      if (refused) return { text: `No snapshot written: ${refused}.`, data: { written: false, snapshotId: null, snapshotFile: null, projectRoot, reason: refused } }
-      const r = await capture({ cwd, trigger: 'manual', ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}), ...(typeof args.transcript === 'string' ? { transcript: args.transcript } : {}) }, deps)
-      const data = { written: r.written, snapshotId: r.snapshot?.id ?? null, snapshotFile: r.snapshotFile ?? null, projectRoot: r.projectRoot, sessionId: r.sessionId, transcript: r.transcript, bytesRead: r.stats.bytesRead, files: r.snapshot?.files.length ?? 0, notes: r.notes }
-      const lines = [r.written ? `Snapshot ${r.snapshot?.id} written for session ${r.sessionId} (${data.files} files changed).` : `No snapshot written: ${r.reason}.`, ...r.notes]
+      if (refused)
+        return { text: `No snapshot written: ${refused}.`, data: { written: false, snapshotId: null, snapshotFile: null, projectRoot, reason: refused } }
+      const r = await capture(
+        {
+          cwd,
+          trigger: 'manual',
+          ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}),
+          ...(typeof args.transcript === 'string' ? { transcript: args.transcript } : {}),
+        },
+        deps,
+      )
+      const data = {
+        written: r.written,
+        snapshotId: r.snapshot?.id ?? null,
+        snapshotFile: r.snapshotFile ?? null,
+        projectRoot: r.projectRoot,
+        sessionId: r.sessionId,
+        transcript: r.transcript,
+        bytesRead: r.stats.bytesRead,
+        files: r.snapshot?.files.length ?? 0,
+        notes: r.notes,
+      }
+      const lines = [
+        r.written ? `Snapshot ${r.snapshot?.id} written for session ${r.sessionId} (${data.files} files changed).` : `No snapshot written: ${r.reason}.`,
+        ...r.notes,
+      ]
       return { text: lines.join('\n'), data }
     },
   },
   {
     name: 'bookmark_restore',
     title: 'What a new session would receive',
-    description: 'The text a new session of the project would receive at SessionStart for the given source (startup, clear, compact, resume, fork), within the restore budget. Read-only: nothing is written, no counter changes.',
-    inputSchema: schema({ cwd: CWD, source: { type: 'string', description: 'the SessionStart source (default startup)', enum: SOURCES }, session_id: { type: 'string', description: 'the session (needed for compact and resume)' } }),
+    description:
+      'The text a new session of the project would receive at SessionStart for the given source (startup, clear, compact, resume, fork), within the restore budget. Read-only: nothing is written, no counter changes.',
+    inputSchema: schema({
+      cwd: CWD,
+      source: { type: 'string', description: 'the SessionStart source (default startup)', enum: SOURCES },
+      session_id: { type: 'string', description: 'the session (needed for compact and resume)' },
+    }),
     annotations: { title: 'What a new session would receive', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, ctx) => {
       const cwd = cwdOf(args, ctx)
       const source = typeof args.source === 'string' ? args.source : 'startup'
-      const hc = await hookContext({ cwd, source, hook_event_name: 'SessionStart', ...(typeof args.session_id === 'string' ? { session_id: args.session_id } : {}) }, {}, ctx.deps, cwd)
+      const hc = await hookContext(
+        { cwd, source, hook_event_name: 'SessionStart', ...(typeof args.session_id === 'string' ? { session_id: args.session_id } : {}) },
+        {},
+        ctx.deps,
+        cwd,
+      )
       // While capture is off the SessionStart hook gives nothing, and this tool shows what it would give.
       const text = captureOff(hc.cfg.resolved, hc.sessionId) === undefined ? await restoreText(hc) : undefined
       const out = text === undefined ? '' : redact(text)
-      return { text: out === '' ? `Nothing to restore for source ${source} in ${hc.cfg.projectRoot}.` : out, data: { projectRoot: hc.cfg.projectRoot, source, text: out, characters: out.length, budget: hc.cfg.resolved.config.restoreBudget } }
+      return {
+        text: out === '' ? `Nothing to restore for source ${source} in ${hc.cfg.projectRoot}.` : out,
+        data: { projectRoot: hc.cfg.projectRoot, source, text: out, characters: out.length, budget: hc.cfg.resolved.config.restoreBudget },
+      }
     },
   },
   {
@@ -121,7 +165,14 @@ export const TOOLS: Tool[] = [
     annotations: { title: 'Store status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, ctx) => {
       const s = await status(cwdOf(args, ctx), ctx.deps)
-      const text = [`Project ${s.projectRoot}: ${s.snapshots} snapshots, ${s.sessions} sessions.`, s.latest ? `Latest: ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}${s.latest.task ? `: ${s.latest.task.slice(0, 160)}` : ''}` : 'No snapshot yet.', `Narrative blocks: ${s.narrativeBlocks}; compactions: ${s.compactions}.`, ...s.problems.map((p) => `Problem: ${p}`)].join('\n')
+      const text = [
+        `Project ${s.projectRoot}: ${s.snapshots} snapshots, ${s.sessions} sessions.`,
+        s.latest
+          ? `Latest: ${s.latest.id} (${s.latest.trigger}) ${s.latest.createdAt}${s.latest.task ? `: ${s.latest.task.slice(0, 160)}` : ''}`
+          : 'No snapshot yet.',
+        `Narrative blocks: ${s.narrativeBlocks}; compactions: ${s.compactions}.`,
+        ...s.problems.map((p) => `Problem: ${p}`),
+      ].join('\n')
       return { text, data: { ...s } }
     },
   },
@@ -129,16 +180,30 @@ export const TOOLS: Tool[] = [
     name: 'bookmark_list',
     title: 'List snapshots',
     description: "Snapshots of the project, newest first; with all=true, every project's from the cross-project registry.",
-    inputSchema: schema({ cwd: CWD, all: { type: 'boolean', description: 'list every project (registry)' }, limit: { type: 'integer', description: 'how many (default 10)', minimum: 1, maximum: 500 } }),
+    inputSchema: schema({
+      cwd: CWD,
+      all: { type: 'boolean', description: 'list every project (registry)' },
+      limit: { type: 'integer', description: 'how many (default 10)', minimum: 1, maximum: 500 },
+    }),
     annotations: { title: 'List snapshots', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, ctx) => {
       const limit = typeof args.limit === 'number' ? args.limit : 10
       if (args.all === true) {
         const r = await listAll(limit, ctx.deps)
-        return { text: r.entries.length ? r.entries.map((e) => `${e.snapshotId} ${e.project}${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n') : 'No snapshots registered yet.', data: { all: true, total: r.total, entries: r.entries } }
+        return {
+          text: r.entries.length
+            ? r.entries.map((e) => `${e.snapshotId} ${e.project}${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n')
+            : 'No snapshots registered yet.',
+          data: { all: true, total: r.total, entries: r.entries },
+        }
       }
       const r = await listProject(cwdOf(args, ctx), limit, ctx.deps)
-      return { text: r.entries.length ? r.entries.map((e) => `${e.id} ${e.trigger} ${e.files} files${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n') : `No snapshots in ${r.projectRoot} yet.`, data: { all: false, projectRoot: r.projectRoot, total: r.total, entries: r.entries } }
+      return {
+        text: r.entries.length
+          ? r.entries.map((e) => `${e.id} ${e.trigger} ${e.files} files${e.task ? ` — ${e.task.slice(0, 80)}` : ''}`).join('\n')
+          : `No snapshots in ${r.projectRoot} yet.`,
+        data: { all: false, projectRoot: r.projectRoot, total: r.total, entries: r.entries },
+      }
     },
   },
   {
@@ -155,8 +220,12 @@ export const TOOLS: Tool[] = [
   {
     name: 'bookmark_export',
     title: 'Export the handoff',
-    description: "One self-contained Markdown handoff of the project to paste into another tool or a ticket: the narrative a session wrote (when it is sealed for this project) and the latest snapshot's facts (task, last request, open tasks, changed files, last commit, unresolved errors, last assistant message), redacted. Nothing is cut unless budget is given. Read-only.",
-    inputSchema: schema({ cwd: CWD, budget: { type: 'integer', description: 'cut to this many characters as the restore does (default: nothing is cut)', minimum: 1, maximum: 1_000_000 } }),
+    description:
+      "One self-contained Markdown handoff of the project to paste into another tool or a ticket: the narrative a session wrote (when it is sealed for this project) and the latest snapshot's facts (task, last request, open tasks, changed files, last commit, unresolved errors, last assistant message), redacted. Nothing is cut unless budget is given. Read-only.",
+    inputSchema: schema({
+      cwd: CWD,
+      budget: { type: 'integer', description: 'cut to this many characters as the restore does (default: nothing is cut)', minimum: 1, maximum: 1_000_000 },
+    }),
     annotations: { title: 'Export the handoff', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, ctx) => {
       const e = await exportHandoff(cwdOf(args, ctx), ctx.deps, typeof args.budget === 'number' ? args.budget : undefined)

@@ -60,7 +60,8 @@ export async function readNarrative(path: string, root: string, here: GitInfo, b
   } catch {
     return { path, state: empty }
   }
-  if (size > NARRATIVE_MAX_BYTES) return { path, mtimeMs, state: { ...empty, exists: true, bytes: size }, parseError: `larger than ${NARRATIVE_MAX_BYTES} bytes` }
+  if (size > NARRATIVE_MAX_BYTES)
+    return { path, mtimeMs, state: { ...empty, exists: true, bytes: size }, parseError: `larger than ${NARRATIVE_MAX_BYTES} bytes` }
   let text: string
   try {
     text = await readStoreFile(path)

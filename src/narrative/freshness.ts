@@ -149,7 +149,8 @@ export function mayAskForNarrative(headless: boolean, narrativeInHeadless: boole
 
 export function decideStop(i: StopDecisionInput): StopDecision {
   const d = decideStale(i)
-  if (d.block && !mayAskForNarrative(i.headless, i.narrativeInHeadless)) return { block: false, why: `non-interactive run (narrativeInHeadless 0); would have asked: ${d.why}` }
+  if (d.block && !mayAskForNarrative(i.headless, i.narrativeInHeadless))
+    return { block: false, why: `non-interactive run (narrativeInHeadless 0); would have asked: ${d.why}` }
   return d
 }
 
@@ -164,6 +165,7 @@ function decideStale(i: StopDecisionInput): StopDecision {
   // A last block dated in the future (a clock that ran ahead) would never re-arm: it counts as long past.
   const minutes = isFuture(last, i.nowMs) ? Number.POSITIVE_INFINITY : (i.nowMs - last) / 60_000
   if (minutes < i.refreshMinutes) return { block: false, why: `block limit reached; re-arms ${Math.ceil(i.refreshMinutes - minutes)} minutes from now` }
-  if (!i.workSinceBlock || !meaningful(i.workSinceBlock, i.requestsThreshold)) return { block: false, why: 'block limit reached and no meaningful work since the last block' }
+  if (!i.workSinceBlock || !meaningful(i.workSinceBlock, i.requestsThreshold))
+    return { block: false, why: 'block limit reached and no meaningful work since the last block' }
   return { block: true, why: `narrative stale after ${Math.floor(minutes)} minutes of further work: ${i.freshness.reason}` }
 }

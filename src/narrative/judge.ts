@@ -28,7 +28,15 @@ export interface NarrativeView {
 const NARRATIVE_STATE_VERSION = 1
 
 function isNarrativeState(v: unknown): v is NarrativeState {
-  return isObject(v) && typeof v.exists === 'boolean' && typeof v.bytes === 'number' && typeof v.identityOk === 'boolean' && typeof v.hasSection === 'boolean' && typeof v.templateOnly === 'boolean' && typeof v.tracked === 'boolean'
+  return (
+    isObject(v) &&
+    typeof v.exists === 'boolean' &&
+    typeof v.bytes === 'number' &&
+    typeof v.identityOk === 'boolean' &&
+    typeof v.hasSection === 'boolean' &&
+    typeof v.templateOnly === 'boolean' &&
+    typeof v.tracked === 'boolean'
+  )
 }
 
 /**
@@ -50,13 +58,25 @@ async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, 
 }
 
 /** `remember`: keep the judgement for the next hook (only hooks that wrote a capture do; one with nothing new writes nothing). */
-export async function viewNarrative(root: string, bookmarkHome: string, work: WorkClock, hooks: SessionHooks, config: Config, now: Date, remember_ = false): Promise<NarrativeView> {
+export async function viewNarrative(
+  root: string,
+  bookmarkHome: string,
+  work: WorkClock,
+  hooks: SessionHooks,
+  config: Config,
+  now: Date,
+  remember_ = false,
+): Promise<NarrativeView> {
   const git = await readGitInfo(root)
   const state = await narrativeState(root, bookmarkHome, git, remember_)
   // A handoff dated in the future counts as none: all of the session's work is after it.
   const since = state.identityOk && state.written !== undefined && !isFuture(Date.parse(state.written), now.getTime()) ? state.written : undefined
   const done = workSinceClock(work, since)
-  const freshness = narrativeFreshness(state, hooks, done, { requestsThreshold: config.narrativeRequests, refreshMinutes: config.narrativeRefreshMinutes, nowMs: now.getTime() })
+  const freshness = narrativeFreshness(state, hooks, done, {
+    requestsThreshold: config.narrativeRequests,
+    refreshMinutes: config.narrativeRefreshMinutes,
+    nowMs: now.getTime(),
+  })
   return { state, git, work: done, freshness }
 }
 
@@ -72,7 +92,11 @@ export async function narrativeRequest(root: string, bookmarkHome: string, git: 
   } catch {
     template = '## Task\n\n## Progress\n\n## Decisions\n\n## Open items\n\n## Next step\n\n## Files\n'
   }
-  const [{ ensureKey }, { narrativeSeal }, { redact }] = await Promise.all([import('../trust/make-key.js'), import('../trust/seal.js'), import('../redact/secrets.js')])
+  const [{ ensureKey }, { narrativeSeal }, { redact }] = await Promise.all([
+    import('../trust/make-key.js'),
+    import('../trust/seal.js'),
+    import('../redact/secrets.js'),
+  ])
   const written = now.toISOString()
   const session = redact(sessionId) // as the header shows it: the seal is checked against the header
   const seal = narrativeSeal(await ensureKey(bookmarkHome), root, { session_id: session, written })

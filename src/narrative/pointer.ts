@@ -80,7 +80,12 @@ export async function pointerTarget(pointerText: string, bookmarkHome: string): 
     if (projectLayout(root).narrative === target && (await isDirectory(root))) return { ok: true, projectRoot: root, narrativePath: target }
   }
   const projectId = id.project_id !== undefined && /^[0-9a-f]{32}$/.test(id.project_id) ? id.project_id : undefined
-  return { ok: false, reason: 'the home pointer does not lead to the narrative of a registered project; it is not followed', ...(projectId ? { projectId } : {}), ...(id.project ? { project: id.project } : {}) }
+  return {
+    ok: false,
+    reason: 'the home pointer does not lead to the narrative of a registered project; it is not followed',
+    ...(projectId ? { projectId } : {}),
+    ...(id.project ? { project: id.project } : {}),
+  }
 }
 
 export async function readHomePointer(bookmarkHome: string): Promise<string | undefined> {

@@ -8,19 +8,11 @@ import { type TextRule, marker, word } from './kinds.js'
 import { PATH_LIKE, isCodeExpression, isPlaceholder } from './values.js'
 
 export const CLI_FLAG = new RegExp(
-  `(?<![\\w-])(--((?:[\\w-]*[_-])?(?:${SENSITIVE}))[ \\t]+)` +
-    '(?:"((?:[^"\\\\\\r\\n]|\\\\.)*)"|\'([^\'\\r\\n]*)\'|([^\\s"\'`;&|<>-][^\\s"\'`;&|<>]*))',
+  `(?<![\\w-])(--((?:[\\w-]*[_-])?(?:${SENSITIVE}))[ \\t]+)` + '(?:"((?:[^"\\\\\\r\\n]|\\\\.)*)"|\'([^\'\\r\\n]*)\'|([^\\s"\'`;&|<>-][^\\s"\'`;&|<>]*))',
   'gi',
 )
 
-export function replaceCliFlag(
-  match: string,
-  head: string,
-  name: string,
-  dq: string | undefined,
-  sq: string | undefined,
-  bare: string | undefined,
-): string {
+export function replaceCliFlag(match: string, head: string, name: string, dq: string | undefined, sq: string | undefined, bare: string | undefined): string {
   const kind = keyKind(`--${name}`, false)
   const value = dq ?? sq ?? bare
   if (kind === undefined || value === undefined || isPlaceholder(value) || PATH_LIKE.test(value)) return match

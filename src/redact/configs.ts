@@ -32,10 +32,7 @@ function replaceKeyData(match: string, head: string, _value: string, offset: num
 // PuTTY .ppk: the `Private-Lines: N` block (base64 lines, maybe with a Read tool gutter) and its MAC.
 const GUTTER = String.raw`[ \t]*(?:\d{1,7}(?:\t|→))?`
 const B64_LINE = String.raw`[A-Za-z0-9+/=]{1,128}(?=[ \t]*(?:[\r\n\\"'\x60]|$))`
-const PPK_LINES = new RegExp(
-  String.raw`(Private-Lines:[ \t]*\d{1,4}[ \t]*${PEM_BREAK}${GUTTER})(${B64_LINE}(?:${PEM_BREAK}${GUTTER}${B64_LINE})*)`,
-  'g',
-)
+const PPK_LINES = new RegExp(String.raw`(Private-Lines:[ \t]*\d{1,4}[ \t]*${PEM_BREAK}${GUTTER})(${B64_LINE}(?:${PEM_BREAK}${GUTTER}${B64_LINE})*)`, 'g')
 const PPK_MAC = /(Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{20,})/g
 
 // docker config.json `"auth": "<base64 user:pass>"`, .npmrc `_auth=<base64>`
@@ -77,8 +74,7 @@ function replacePgpass(match: string, host: string, port: string, db: string, us
 
 // `aws configure` asks `AWS Secret Access Key [None]: `; people paste the answer with the prompt.
 const AWS_PROMPT = /(?<![\w-])((?:aws[ \t]+)?secret[ \t]+access[ \t]+key(?:[ \t]*\[[^\]\r\n]{0,64}\])?[ \t]*:[ \t]*)([A-Za-z0-9/+=]{16,})/gi
-const replaceAwsPrompt = (match: string, head: string, value: string): string =>
-  isPlaceholder(value) ? match : `${head}${marker('aws-secret-access-key')}`
+const replaceAwsPrompt = (match: string, head: string, value: string): string => (isPlaceholder(value) ? match : `${head}${marker('aws-secret-access-key')}`)
 
 /**
  * A 40-character AWS secret access key with nothing in front of it to go by (a CSV row, `aws configure set`,
@@ -167,7 +163,10 @@ function redactCsv(text: string): string {
     for (let i = 0; i < cells.length; i++) {
       const name = CSV_COLUMN.exec(cells[i]!.trim())?.[1]?.toLowerCase()
       if (name === undefined) continue
-      columns.push([i, name === 'secret access key' ? 'aws-secret-access-key' : name.startsWith('pass') ? 'password' : name.endsWith('token') ? 'token' : 'secret'])
+      columns.push([
+        i,
+        name === 'secret access key' ? 'aws-secret-access-key' : name.startsWith('pass') ? 'password' : name.endsWith('token') ? 'token' : 'secret',
+      ])
     }
     width = cells.length
   }
@@ -202,11 +201,13 @@ function redactK8sSecret(text: string): string {
 }
 // NuGet.config and .NET appSettings: `<add key="ClearTextPassword" value="..." />`
 const XML_ADD = /(<add[ \t]+key=\\?["'][^"'<>\\]{0,80}(?:pass(?:word)?|secret|token|api[_-]?key)\\?["'][ \t]+value=\\?["'])([^"'<>\\]+)/gi
-const replaceXmlAdd = (match: string, head: string, value: string): string =>
-  isPlaceholder(value) ? match : `${head}${marker('password')}`
+const replaceXmlAdd = (match: string, head: string, value: string): string => (isPlaceholder(value) ? match : `${head}${marker('password')}`)
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the replacer's own signature in String.replace
-const re = (pattern: RegExp, replace: (match: string, ...rest: any[]) => string) => (text: string): string => text.replace(pattern, replace)
+const re =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the replacer's own signature in String.replace
+  (pattern: RegExp, replace: (match: string, ...rest: any[]) => string) =>
+    (text: string): string =>
+      text.replace(pattern, replace)
 
 /** Formats that few texts hold, as one rule: each runs only when its own needle is there. */
 const RARE: ReadonlyArray<[string, (text: string) => string]> = [

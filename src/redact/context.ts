@@ -9,13 +9,7 @@ import { BARE_WORD, isCodeExpression, isPlaceholder, tokenish } from './values.j
 /** Starts at the literal `://` (fast to scan for); the scheme in front of it is checked by the callback. */
 export const URL_CREDENTIALS = /:\/\/([^\s:/?#@"'`<>[\]{}|\\^]*)(?::([^\s/?#"'`<>\\]*))?@(?=[A-Za-z0-9[._-])/g
 
-export function replaceUrlCredentials(
-  match: string,
-  user: string,
-  password: string | undefined,
-  offset: number,
-  text: string,
-): string {
+export function replaceUrlCredentials(match: string, user: string, password: string | undefined, offset: number, text: string): string {
   if (!/[A-Za-z0-9]/.test(text[offset - 1] ?? '')) return match // no scheme: not a URL
   if (password === undefined) {
     return user.length >= 20 && tokenish(user) ? `://${marker('url-credentials')}@` : match
@@ -56,8 +50,22 @@ export function replaceBearer(match: string, head: string, value: string, offset
 
 /** Words that follow "Bearer" in prose and docs (`"Bearer auth"`, `"Bearer JWT"`), not credentials. */
 const BEARER_PROSE = new Set([
-  'auth', 'authentication', 'authorization', 'scheme', 'header', 'headers', 'type', 'prefix', 'credentials', 'jwt',
-  'oauth', 'access', 'only', 'format', 'realm', 'tokens',
+  'auth',
+  'authentication',
+  'authorization',
+  'scheme',
+  'header',
+  'headers',
+  'type',
+  'prefix',
+  'credentials',
+  'jwt',
+  'oauth',
+  'access',
+  'only',
+  'format',
+  'realm',
+  'tokens',
 ])
 
 export const BASIC = /(?<![\w-])(basic[ \t]+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi

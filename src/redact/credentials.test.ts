@@ -14,7 +14,10 @@ describe('redact: the credential forms of issue 15 and the gitleaks-derived kind
   it('finds each form as JSON string text and in a Read tool gutter too', () => {
     for (const r of CREDENTIAL_ROWS) {
       const asJson = JSON.stringify(r.input).slice(1, -1)
-      const gutter = r.input.split('\n').map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n')
+      const gutter = r.input
+        .split('\n')
+        .map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
+        .join('\n')
       for (const text of [asJson, gutter]) {
         const out = redact(text)
         for (const secret of r.secrets) {
@@ -29,7 +32,7 @@ describe('redact: the credential forms of issue 15 and the gitleaks-derived kind
 describe('redact: the new rules leave code, prose and tool output alone', () => {
   const forty = `${fake2(UPPER, 4)}${fake2(ALNUM, 30)}${fake2(DIGITS, 6)}`
   const unchanged: Array<[string, string]> = [
-    ['prose under a secret key', "agent_options: { secret: 'not persisted' }\npassword: \"Enter your password here\""],
+    ['prose under a secret key', 'agent_options: { secret: \'not persisted\' }\npassword: "Enter your password here"'],
     ['a message under a token key', '{"token": "will be refreshed on the next request"}'],
     ['mkdir -p, ssh -p, mysql -p prompting', 'mkdir -p build/out && ssh -p 2222 host && mysql -u root -p prod'],
     ['short flags of other tools', 'gcc -pthread -o app main.c; ls -a; git commit -a -m wip; grep -w word file'],
@@ -45,7 +48,10 @@ describe('redact: the new rules leave code, prose and tool output alone', () => 
     ['cookie without a session', 'Cookie: theme=dark; lang=en-GB'],
     ['cookie attributes', 'Set-Cookie: sessionid=; Path=/; Max-Age=0'],
     ['auth words', '{"auth": "required", "oauth": "github", "author": "Ada Lovelace"}'],
-    ['kubeconfig certificate data', `client-certificate-data: ${Buffer.from(`-----BEGIN CERTIFICATE-----\nMIIC${'Ab1'.repeat(20)}\n-----END CERTIFICATE-----`).toString('base64')}`],
+    [
+      'kubeconfig certificate data',
+      `client-certificate-data: ${Buffer.from(`-----BEGIN CERTIFICATE-----\nMIIC${'Ab1'.repeat(20)}\n-----END CERTIFICATE-----`).toString('base64')}`,
+    ],
     ['a CSV without secret columns', 'name,email,role\nada,ada@example.com,admin'],
     ['a CSV whose secret column is empty', 'User name,Password,Access key ID\ndeploy,,'],
     ['configure set of a plain setting', 'aws configure set region eu-west-1 && git config --global configure set x'],

@@ -7,7 +7,12 @@ describe('redactDeep', () => {
     const input = {
       type: 'user',
       [ghp]: 'a key that is a token is redacted like a value',
-      message: { content: [{ type: 'text', text: `token ${ghp}` }, { type: 'tool_use', input: { command: `export DB_PASSWORD=${opaque}` } }] },
+      message: {
+        content: [
+          { type: 'text', text: `token ${ghp}` },
+          { type: 'tool_use', input: { command: `export DB_PASSWORD=${opaque}` } },
+        ],
+      },
       usage: { input_tokens: 12, cached: false, extra: null },
       list: [[[`Bearer ${opaque}`]]],
     }
@@ -69,16 +74,22 @@ describe('redactDeep', () => {
     expect(redactDeep(undefined)).toBeUndefined()
     const when = new Date(0)
     expect(redactDeep({ when }).when).toBe(when)
-    const map = redactDeep(new Map<unknown, string>([[ghp, ghp], [7, ghp]]))
-    expect([...map]).toEqual([[mark('github-token'), mark('github-token')], [7, mark('github-token')]])
+    const map = redactDeep(
+      new Map<unknown, string>([
+        [ghp, ghp],
+        [7, ghp],
+      ]),
+    )
+    expect([...map]).toEqual([
+      [mark('github-token'), mark('github-token')],
+      [7, mark('github-token')],
+    ])
     expect([...redactDeep(new Set([ghp]))]).toEqual([mark('github-token')])
   })
 
   it('redacts a secret inside a key (a file path used as a key) and judges the value by the key as written', () => {
     const token = `ghp_${fake2(ALNUM, 36)}`
-    const input = JSON.parse(
-      `{"files": {"notes/${token}.txt": {"size": 12}, "README.md": {"size": 3}}, "${token}_password": "${opaque}"}`,
-    ) as unknown
+    const input = JSON.parse(`{"files": {"notes/${token}.txt": {"size": 12}, "README.md": {"size": 3}}, "${token}_password": "${opaque}"}`) as unknown
     const out = redactDeep(input)
     expect(JSON.stringify(out)).not.toContain(token)
     expect(out).toEqual({
@@ -107,7 +118,11 @@ describe('redactDeep', () => {
     })
     expect(Object.keys(out.files)).toHaveLength(4)
     const map = redactDeep(new Map(tokens.map((t, i) => [`notes/${t}.txt`, i])))
-    expect([...map]).toEqual([[key, 0], [`${key} (2)`, 1], [`${key} (3)`, 2]])
+    expect([...map]).toEqual([
+      [key, 0],
+      [`${key} (2)`, 1],
+      [`${key} (3)`, 2],
+    ])
   })
 
   it('keeps many colliding keys in linear time', () => {

@@ -77,8 +77,22 @@ describe('redact: the cheap tests that skip a rule', () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
     const words = NEEDLES.map((n) => n.text)
     const texts = [
-      '', 'g', 'gh', 'sk-ant-', 'xsk-ant-x', 'é-é.éQ~', '\u{1F600}eyJ', 'a'.repeat(50), 'BeArEr', 'pAsSwOrD', '\u212Aey', 'İ',
-      words.join(''), words.join(' '), [...words].reverse().join('é'), words.map((w) => w.toUpperCase()).join(' '),
+      '',
+      'g',
+      'gh',
+      'sk-ant-',
+      'xsk-ant-x',
+      'é-é.éQ~',
+      '\u{1F600}eyJ',
+      'a'.repeat(50),
+      'BeArEr',
+      'pAsSwOrD',
+      '\u212Aey',
+      'İ',
+      words.join(''),
+      words.join(' '),
+      [...words].reverse().join('é'),
+      words.map((w) => w.toUpperCase()).join(' '),
     ]
     for (let n = 0; n < 3000; n++) {
       let text = ''
@@ -86,7 +100,14 @@ describe('redact: the cheap tests that skip a rule', () => {
       for (let i = 0; i < parts; i++) {
         const roll = next()
         const word = pick(words)
-        text += roll < 0.3 ? word : roll < 0.4 ? word.toUpperCase() : roll < 0.6 ? fake2(ALNUM, 1 + Math.floor(next() * 6)) : pick(['é', ' ', '\n', '→', '.', '-', '_', '\u212A'])
+        text +=
+          roll < 0.3
+            ? word
+            : roll < 0.4
+              ? word.toUpperCase()
+              : roll < 0.6
+                ? fake2(ALNUM, 1 + Math.floor(next() * 6))
+                : pick(['é', ' ', '\n', '→', '.', '-', '_', '\u212A'])
       }
       texts.push(text)
     }
@@ -103,10 +124,31 @@ describe('redact: the cheap tests that skip a rule', () => {
   })
 
   it('names every key ending that an assignment rule judges in SENSITIVE_WORDS', () => {
-    const keys = ['password', 'PASSWD', 'passphrase', 'DB_PASS', 'pwd', 'client_secret', 'authToken', 'secret_key_base', 'API_KEY', 'access-key', 'privateKey', 'secret.key', 'authkey', 'signing_key', 'encryptionKey', 'masterKey', 'account_key', 'sasKey']
+    const keys = [
+      'password',
+      'PASSWD',
+      'passphrase',
+      'DB_PASS',
+      'pwd',
+      'client_secret',
+      'authToken',
+      'secret_key_base',
+      'API_KEY',
+      'access-key',
+      'privateKey',
+      'secret.key',
+      'authkey',
+      'signing_key',
+      'encryptionKey',
+      'masterKey',
+      'account_key',
+      'sasKey',
+    ]
     for (const key of keys) {
       expect(SENSITIVE_WORDS.some((word) => key.toLowerCase().includes(word))).toBe(true)
-      expect(redact(`${key}=Zq8vR2mX9kLp4Tw7`)).toBe(`${key}=${mark(key.toLowerCase().includes('pass') || key.toLowerCase().endsWith('pwd') ? 'password' : /token$/i.test(key) ? 'token' : /api.?key$/i.test(key) ? 'api-key' : 'secret')}`)
+      expect(redact(`${key}=Zq8vR2mX9kLp4Tw7`)).toBe(
+        `${key}=${mark(key.toLowerCase().includes('pass') || key.toLowerCase().endsWith('pwd') ? 'password' : /token$/i.test(key) ? 'token' : /api.?key$/i.test(key) ? 'api-key' : 'secret')}`,
+      )
     }
   })
 
@@ -121,9 +163,39 @@ describe('redact: the cheap tests that skip a rule', () => {
 
 describe('mayRedactTo', () => {
   const PARTS = [
-    'ghp_', 'sk-ant-api03-', 'xoxb-', 'AKIA', 'eyJ', '.eyJ', 'password', 'token', 'api_key', 'PASS', '=', ': ', '"', "'",
-    ' ', '\t', '\n', '://', '@', 'https://u:', 'Bearer', 'Bearer ', 'Basic ', 'Authorization:', '--password ', '-u ',
-    'login x password ', '?sig=', 'AccountKey=', '-----BEGIN RSA PRIVATE KEY-----', '[REDACTED:token]', '[REDACTED:', 'é',
+    'ghp_',
+    'sk-ant-api03-',
+    'xoxb-',
+    'AKIA',
+    'eyJ',
+    '.eyJ',
+    'password',
+    'token',
+    'api_key',
+    'PASS',
+    '=',
+    ': ',
+    '"',
+    "'",
+    ' ',
+    '\t',
+    '\n',
+    '://',
+    '@',
+    'https://u:',
+    'Bearer',
+    'Bearer ',
+    'Basic ',
+    'Authorization:',
+    '--password ',
+    '-u ',
+    'login x password ',
+    '?sig=',
+    'AccountKey=',
+    '-----BEGIN RSA PRIVATE KEY-----',
+    '[REDACTED:token]',
+    '[REDACTED:',
+    'é',
   ]
 
   it('is true for every cut of a redacted text whose white space is folded', () => {

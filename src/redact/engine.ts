@@ -2,7 +2,18 @@
 
 import { ASSIGNMENT, replaceAssignment } from './assignments.js'
 import { CLI_FLAG, CURL_USER, NETRC, replaceCliFlag, replaceCurlUser, replaceNetrc } from './commands.js'
-import { AUTH_HEADER, BASIC, BEARER, URL_CREDENTIALS, URL_SIGNATURE, replaceAuthHeader, replaceBasic, replaceBearer, replaceUrlCredentials, replaceUrlSignature } from './context.js'
+import {
+  AUTH_HEADER,
+  BASIC,
+  BEARER,
+  URL_CREDENTIALS,
+  URL_SIGNATURE,
+  replaceAuthHeader,
+  replaceBasic,
+  replaceBearer,
+  replaceUrlCredentials,
+  replaceUrlSignature,
+} from './context.js'
 import { NEEDLE, NEEDLES, TEXT_RULES, needlesIn } from './needles.js'
 import { redactPrivateKeys } from './pem.js'
 import { TOKENS } from './tokens.js'

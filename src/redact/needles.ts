@@ -69,7 +69,8 @@ const PAIR_INDEX = new Int16Array(128 * 128)
 const PAIR_NEEDLES: number[][] = []
 for (const [id, { text, anyCase }] of NEEDLES.entries()) {
   // The tables hold ASCII only: a needle outside it would silently never be found.
-  if (!/^[\x20-\x7e]+$/.test(text) || (anyCase && text !== text.toLowerCase())) throw new Error(`redact: needle ${JSON.stringify(text)} must be printable ASCII (lower case when anyCase)`)
+  if (!/^[\x20-\x7e]+$/.test(text) || (anyCase && text !== text.toLowerCase()))
+    throw new Error(`redact: needle ${JSON.stringify(text)} must be printable ASCII (lower case when anyCase)`)
   if (text.length === 1) {
     if (anyCase) throw new Error(`redact: needle ${JSON.stringify(text)} is too short to look for in any case`)
     NEEDLE_OF_CHAR[text.charCodeAt(0)] = id

@@ -28,10 +28,7 @@ const PEM_LINE = new RegExp(
 /** Blank lines, each maybe with its line-number gutter (`     2\t`): alternatives that start with different characters. */
 const PEM_BLANKS = String.raw`(?:\s|\\{1,2}[nr]|\d{1,7}(?:\t|→))*`
 /** Just after a BEGIN line: blank lines, armor headers, then a run of base64. */
-const PEM_BODY_START = new RegExp(
-  `${PEM_BLANKS}(?:[A-Za-z][A-Za-z-]{0,39}: [^\\r\\n\\\\]{0,200}${PEM_BREAK}${PEM_BLANKS}){0,8}${PEM_B64}{16}`,
-  'y',
-)
+const PEM_BODY_START = new RegExp(`${PEM_BLANKS}(?:[A-Za-z][A-Za-z-]{0,39}: [^\\r\\n\\\\]{0,200}${PEM_BREAK}${PEM_BLANKS}){0,8}${PEM_B64}{16}`, 'y')
 /** A base64 character (or the backslash of an escaped slash): a line that stops at one was cut by the 128 cap. */
 const PEM_B64_START = /[A-Za-z0-9+/=\\]/
 

@@ -29,13 +29,7 @@ describe('redact: one row per kind, in prompts, shell commands, JSON and .env fi
   })
 
   it('keeps the key of a .env file readable and redacts only values', () => {
-    const env = [
-      'NODE_ENV=production',
-      `export GITHUB_TOKEN=${ghp}`,
-      `DB_PASSWORD="${opaque}"`,
-      `STRIPE_SECRET=${stripe}`,
-      'PORT=3000',
-    ].join('\n')
+    const env = ['NODE_ENV=production', `export GITHUB_TOKEN=${ghp}`, `DB_PASSWORD="${opaque}"`, `STRIPE_SECRET=${stripe}`, 'PORT=3000'].join('\n')
     expect(redact(env)).toBe(
       [
         'NODE_ENV=production',

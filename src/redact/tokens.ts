@@ -39,7 +39,8 @@ const NWD = '(?![A-Za-z0-9_-])'
  */
 const GITLEAKS_PREFIXES: readonly TokenRule[] = [
   {
-    kind: 'onepassword-key', hints: ['A3-', 'ps_eyJ'],
+    kind: 'onepassword-key',
+    hints: ['A3-', 'ps_eyJ'],
     source: `${WD}(?:A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|ops_eyJ[A-Za-z0-9+/]{250,}={0,3})${NWD}`,
   },
   { kind: 'adobe-secret', hints: ['p8e-'], source: `${WD}p8e-[A-Za-z0-9]{32}${NW}`, accept: hasDigit },
@@ -47,11 +48,13 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
   { kind: 'alibaba-key-id', hints: ['LTAI'], source: `${W}LTAI[A-Za-z0-9]{20}${NW}`, accept: (t) => looksRandom(t) },
   { kind: 'artifactory-token', hints: ['KCp', 'cmVmd'], source: `${W}(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})${NW}` },
   {
-    kind: 'bedrock-key', hints: ['BSK', 'YmVkcm9jay5hbWF6b25hd3MuY29t'],
+    kind: 'bedrock-key',
+    hints: ['BSK', 'YmVkcm9jay5hbWF6b25hd3MuY29t'],
     source: `${W}(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]*)`,
   },
   {
-    kind: 'authress-key', hints: ['.acc_', '.acc-'],
+    kind: 'authress-key',
+    hints: ['.acc_', '.acc-'],
     source: `${W}(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\\.[A-Za-z0-9]{4,6}\\.acc[_-][A-Za-z0-9-]{10,32}\\.[A-Za-z0-9+/_=-]{30,120}`,
   },
   { kind: 'clickhouse-key', hints: ['4b1d'], source: `${W}4b1d[A-Za-z0-9]{38}${NW}`, accept: (t) => looksRandom(t) },
@@ -63,25 +66,34 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
   { kind: 'flutterwave-key', hints: ['LWSECK'], source: `${W}FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?${NWD}` },
   { kind: 'frameio-token', hints: ['-u-'], source: `${WD}fio-u-[A-Za-z0-9_=-]{64}` },
   {
-    kind: 'harness-key', hints: ['.'], requires: (text) => text.includes('at.'),
+    kind: 'harness-key',
+    hints: ['.'],
+    requires: (text) => text.includes('at.'),
     source: `${W}(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}${NW}`,
   },
   { kind: 'infracost-token', hints: ['o-'], source: `${WD}ico-[A-Za-z0-9]{32}${NW}`, accept: (t) => looksRandom(t) },
   { kind: 'intra42-secret', hints: ['s4t2'], source: `${WD}s-s4t2(?:ud|af)-[a-f0-9]{64}${NW}` },
   // `<6>_<29>_mmk`: starts with a class, so it needs its lookbehind and its (rare) hint on every text
   {
-    kind: 'maxmind-key', hints: ['mmk'], hintAlways: true, source: `${W}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk${NW}`,
+    kind: 'maxmind-key',
+    hints: ['mmk'],
+    hintAlways: true,
+    source: `${W}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk${NW}`,
     requires: (text) => runBefore(text, '_mmk', 29, isAlnum),
   },
   {
-    kind: 'mailchimp-key', hints: ['-us'], hintAlways: true, source: `${W}[a-f0-9]{32}-us\\d{1,2}${NW}`,
+    kind: 'mailchimp-key',
+    hints: ['-us'],
+    hintAlways: true,
+    source: `${W}[a-f0-9]{32}-us\\d{1,2}${NW}`,
     requires: (text) => runBefore(text, '-', 32, isLowerHex),
   },
   { kind: 'teams-webhook', hints: ['ffice.com/webhookb2/'], before: '\\.webhook\\.office\\.com/webhookb2/', source: '[A-Za-z0-9@/_-]{40,}' },
   { kind: 'octopus-key', hints: ['I-'], source: `${WD}API-[A-Z0-9]{26}${NW}`, accept: hasDigit },
   { kind: 'openshift-token', hints: ['256~'], source: `${W}sha256~[A-Za-z0-9_-]{43}${NWD}` },
   {
-    kind: 'plaid-token', hints: ['-sandbox-', '-development-', '-production-'],
+    kind: 'plaid-token',
+    hints: ['-sandbox-', '-development-', '-production-'],
     source: `${WD}access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${NWD}`,
   },
   { kind: 'prefect-token', hints: ['pnu_'], source: `pnu_[A-Za-z0-9]{36}${NW}` },
@@ -96,7 +108,8 @@ const GITLEAKS_PREFIXES: readonly TokenRule[] = [
   { kind: 'twitter-bearer-token', hints: ['AAAAAAAAAAAAAAAAAAAAA'], source: `${W}A{22}[A-Za-z0-9%]{80,100}${NW}`, skip: 22 },
   { kind: 'typeform-token', hints: ['tfp_'], source: `tfp_[A-Za-z0-9_.=-]{59}` },
   {
-    kind: 'yandex-key', hints: ['AQVN', 't1.'],
+    kind: 'yandex-key',
+    hints: ['AQVN', 't1.'],
     source: `${W}(?:AQVN[A-Za-z0-9_-]{35,38}|t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2})${NWD}`,
   },
   { kind: 'dropbox-token', hints: ['sl.'], source: `${W}sl\\.[A-Za-z0-9_=-]{130,}`, accept: (t) => looksRandom(t) },
@@ -123,12 +136,14 @@ function isBase64Jwt(token: string): boolean {
  */
 const TOKEN_RULES: readonly TokenRule[] = [
   {
-    kind: 'slack-webhook', hints: ['hooks.slack.com/'],
+    kind: 'slack-webhook',
+    hints: ['hooks.slack.com/'],
     before: 'hooks\\.slack\\.com/(?:services|workflows|triggers)/',
     source: '[A-Za-z0-9_/-]{8,}',
   },
   {
-    kind: 'discord-webhook', hints: ['/api/webhooks/'],
+    kind: 'discord-webhook',
+    hints: ['/api/webhooks/'],
     before: 'discord(?:app)?\\.com/api/webhooks/\\d{5,25}/',
     source: '[A-Za-z0-9_-]{20,}',
   },
@@ -139,20 +154,24 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'perplexity-key', hints: ['pplx-'], source: `${WD}pplx-[A-Za-z0-9]{40,}` },
   { kind: 'replicate-token', hints: ['r8_'], source: `${W}r8_[A-Za-z0-9]{30,}`, accept: (t) => looksRandom(t) },
   {
-    kind: 'github-token', hints: ['gh', 'github_pat_'],
+    kind: 'github-token',
+    hints: ['gh', 'github_pat_'],
     source: `${W}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`,
   },
   {
-    kind: 'gitlab-token', hints: ['gl'],
+    kind: 'gitlab-token',
+    hints: ['gl'],
     source: `${WD}gl(?:pat|oas|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,})*`,
   },
   {
-    kind: 'slack-token', hints: ['xox', 'xapp-'],
+    kind: 'slack-token',
+    hints: ['xox', 'xapp-'],
     source: `${WD}(?:xoxe\\.)?(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`,
     accept: hasDigit,
   },
   {
-    kind: 'stripe-key', hints: ['k_live_', 'k_test_', 'k_prod_', 'whsec_'],
+    kind: 'stripe-key',
+    hints: ['k_live_', 'k_test_', 'k_prod_', 'whsec_'],
     source: `${W}(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`,
   },
   { kind: 'google-api-key', hints: ['AIza'], source: `${W}AIza[0-9A-Za-z_-]{35}${NWD}` },
@@ -165,11 +184,14 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'mailgun-key', hints: ['key-'], source: `${WD}key-[0-9a-f]{32}${NWD}` },
   // Mailgun's newer private keys: 32-8-8 hex. Starts with a class, so it runs only where a `-` follows 32 hex.
   {
-    kind: 'mailgun-key', hints: ['-'], source: `${WD}[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}${NWD}`,
+    kind: 'mailgun-key',
+    hints: ['-'],
+    source: `${WD}[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}${NWD}`,
     requires: (text) => runBefore(text, '-', 32, isLowerHex),
   },
   {
-    kind: 'azure-key', hints: ['Key='],
+    kind: 'azure-key',
+    hints: ['Key='],
     before: '(?:[Aa]ccount|SharedAccess)Key=',
     source: '[A-Za-z0-9+/]{20,}={0,2}',
   },
@@ -179,7 +201,8 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'huggingface-token', hints: ['hf_'], source: `${W}hf_[A-Za-z0-9]{30,}`, accept: (t) => looksRandom(t) },
   { kind: 'shopify-token', hints: ['shp'], source: `${W}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}` },
   {
-    kind: 'discord-token', hints: ['.'],
+    kind: 'discord-token',
+    hints: ['.'],
     requires: (text) => runBefore(text, '.', 24, isTokenChar),
     source: `(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6,7}\\.[A-Za-z0-9_-]{27,40}${NWD}`,
     accept: (t) => hasDigit(t.slice(0, t.indexOf('.'))) && hasMixedCase(t),
@@ -189,20 +212,24 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'telegram-bot-token', hints: [':AA'], before: 'bot', source: `\\d{8,10}:AA[A-Za-z0-9_-]{33}${NWD}` },
   // whatever its shape, the path segment after `/bot` in a Bot API URL is the token
   {
-    kind: 'telegram-bot-token', hints: ['.telegram.org/'],
-    before: 'api\\.telegram\\.org/(?:file/)?bot', source: '\\d{5,16}:[A-Za-z0-9_-]{30,}',
+    kind: 'telegram-bot-token',
+    hints: ['.telegram.org/'],
+    before: 'api\\.telegram\\.org/(?:file/)?bot',
+    source: '\\d{5,16}:[A-Za-z0-9_-]{30,}',
   },
   { kind: 'databricks-token', hints: ['dapi'], source: `${W}dapi[0-9a-f]{32}(?:-\\d)?${NW}` },
   { kind: 'linear-key', hints: ['lin_'], source: `${W}lin_(?:api|oauth)_[A-Za-z0-9]{40,}` },
   { kind: 'postman-key', hints: ['PMAK-'], source: `${W}PMAK-[0-9a-f]{24}-[0-9a-f]{34}` },
   {
-    kind: 'grafana-token', hints: ['glsa_', 'glc_'],
+    kind: 'grafana-token',
+    hints: ['glsa_', 'glc_'],
     source: `${W}(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`,
   },
   { kind: 'sentry-token', hints: ['sntry'], source: `${W}sntry[su]_[A-Za-z0-9+/=_-]{40,}` },
   { kind: 'newrelic-key', hints: ['NRA'], source: `${WD}NRA[KI]-[A-Z0-9]{27}${NW}` },
   {
-    kind: 'notion-token', hints: ['ntn_', 'secret_'],
+    kind: 'notion-token',
+    hints: ['ntn_', 'secret_'],
     source: `${W}(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}${NW})`,
   },
   { kind: 'supabase-token', hints: ['sbp_'], source: `${W}sbp_[a-f0-9]{40}` },
@@ -211,42 +238,51 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'atlassian-token', hints: ['ATATT3'], source: `${W}ATATT3[A-Za-z0-9_=-]{100,}` },
   { kind: 'docker-token', hints: ['dckr_'], source: `${W}dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}` },
   {
-    kind: 'flyio-token', hints: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'],
+    kind: 'flyio-token',
+    hints: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'],
     source: `${W}(?:fo1_[A-Za-z0-9_-]{30,}|fm(?:1[ar]|2)_[A-Za-z0-9+/]{60,}={0,3})`,
   },
   { kind: 'planetscale-token', hints: ['pscale_'], source: `${W}pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,}` },
   { kind: 'pulumi-token', hints: ['pul-'], source: `${WD}pul-[a-f0-9]{40}${NW}` },
   // `<14-character id>.atlasv1.<secret>`: starts with a class, so it needs its lookbehind (and its hint)
   {
-    kind: 'terraform-token', hints: ['.atlasv1.'], hintAlways: true,
+    kind: 'terraform-token',
+    hints: ['.atlasv1.'],
+    hintAlways: true,
     source: `${W}[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,}`,
   },
   {
-    kind: 'dynatrace-token', hints: ['dt0'],
+    kind: 'dynatrace-token',
+    hints: ['dt0'],
     source: `dt0[a-z]\\d{2}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}${NW}`,
   },
   {
-    kind: 'sourcegraph-token', hints: ['sgp_'],
+    kind: 'sourcegraph-token',
+    hints: ['sgp_'],
     source: `sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}${NW}`,
   },
   { kind: 'contentful-token', hints: ['CFPAT-'], source: `CFPAT-[A-Za-z0-9_-]{40,}` },
   { kind: 'square-token', hints: ['sq0csp-', 'sq0atp-'], source: `${WD}sq0(?:csp-[A-Za-z0-9_-]{40,}|atp-[A-Za-z0-9_-]{22,})` },
   // `EAAA` + 60: exactly 64 characters that no base64 character touches (not a window of a base64 blob)
   {
-    kind: 'square-token', hints: ['EAAA'],
+    kind: 'square-token',
+    hints: ['EAAA'],
     source: '(?<![A-Za-z0-9_+/=-])EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_+/=-])',
     accept: (t) => looksRandom(t),
   },
   // Entra ID (Azure AD) client secrets: 3 characters, a digit, `Q~`, 31 to 34 more (40 in all)
   {
-    kind: 'azure-client-secret', hints: ['Q~'], hintAlways: true,
+    kind: 'azure-client-secret',
+    hints: ['Q~'],
+    hintAlways: true,
     source: '[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])',
     accept: hasMixedCase,
   },
   // secret (`sk.`) and temporary (`tk.`) tokens; public `pk.` tokens are meant to be published
   { kind: 'mapbox-token', hints: ['k.eyJ'], source: `[st]k\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}` },
   {
-    kind: 'aws-access-key-id', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
+    kind: 'aws-access-key-id',
+    hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
     source: `${W}(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${NW}`,
   },
   ...GITLEAKS_PREFIXES,

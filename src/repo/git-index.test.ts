@@ -13,7 +13,11 @@ afterAll(() => {
 
 function git(cwd: string, ...args: string[]): string {
   // stderr kept: `ls-files --error-unmatch` says "did not match" for every untracked path, which is an answer here.
-  return execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] })
+  return execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
 }
 
 /** A repository whose index lists `files` (entries made with --cacheinfo: names longer than a file system allows work too). */
@@ -37,7 +41,19 @@ function gitSays(d: string, path: string): boolean {
 }
 
 // Names that sort around the target, and some that contain it.
-const NEIGHBOURS = ['!first', '-dash', '.a', '.bookmark/bookmark.context.m', '.bookmark/bookmark.context.mdx', '.bookmark/config.json', '.bookmarkz', 'a/.bookmark/bookmark.context.md', 'src/x.ts', `${'d'.repeat(200)}/${'e'.repeat(200)}/long-name.txt`, `${Array.from({ length: 21 }, () => 'f'.repeat(200)).join('/')}/over-4095-bytes.txt`]
+const NEIGHBOURS = [
+  '!first',
+  '-dash',
+  '.a',
+  '.bookmark/bookmark.context.m',
+  '.bookmark/bookmark.context.mdx',
+  '.bookmark/config.json',
+  '.bookmarkz',
+  'a/.bookmark/bookmark.context.md',
+  'src/x.ts',
+  `${'d'.repeat(200)}/${'e'.repeat(200)}/long-name.txt`,
+  `${Array.from({ length: 21 }, () => 'f'.repeat(200)).join('/')}/over-4095-bytes.txt`,
+]
 
 describe('trackedInIndex: the index file answers what `git ls-files` does', () => {
   for (const version of [2, 3, 4]) {

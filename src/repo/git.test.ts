@@ -7,7 +7,8 @@ import { gitIndexFile, readGitInfo } from './git.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'bm-git-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' }).trim()
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' }).trim()
 
 describe('readGitInfo reads branch and HEAD from .git without running git', () => {
   const repo = join(dir, 'repo')

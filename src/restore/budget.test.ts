@@ -23,7 +23,16 @@ const NO_C = blocks(HEAD, [...HA, ...a], [...HB, ...b], FOOT)
 const B1 = blocks(HEAD, [...HA, ...a], [...HB, b[0]!, '- … 3 more'], FOOT)
 
 describe('fitSections: tables', () => {
-  const rows: Array<{ name: string; head?: string[]; sections?: Section[]; foot?: string[]; budget: number; text: string; dropped?: string[]; shortened?: string[] }> = [
+  const rows: Array<{
+    name: string
+    head?: string[]
+    sections?: Section[]
+    foot?: string[]
+    budget: number
+    text: string
+    dropped?: string[]
+    shortened?: string[]
+  }> = [
     { name: 'fits: everything, one blank line between blocks', budget: 10_000, text: FULL },
     { name: 'budget exactly the full length', budget: FULL.length, text: FULL },
     { name: 'one under: the least important section loses its last line for a marker', budget: FULL.length - 1, text: C1, shortened: ['c'] },
@@ -31,7 +40,13 @@ describe('fitSections: tables', () => {
     { name: 'one under that: down to the marker alone (minLines 0)', budget: C1.length - 1, text: C0, shortened: ['c'] },
     { name: 'one under the marker alone: dropped', budget: C0.length - 1, text: NO_C, dropped: ['c'] },
     { name: 'minLines: dropped rather than cut below it', sections: [A, B, { ...C, minLines: 1 }], budget: C1.length - 1, text: NO_C, dropped: ['c'] },
-    { name: 'minLines equal to its length: never shortened, only dropped', sections: [A, B, { ...C, minLines: 2 }], budget: FULL.length - 1, text: NO_C, dropped: ['c'] },
+    {
+      name: 'minLines equal to its length: never shortened, only dropped',
+      sections: [A, B, { ...C, minLines: 2 }],
+      budget: FULL.length - 1,
+      text: NO_C,
+      dropped: ['c'],
+    },
     { name: 'least important dropped, the next shortened', budget: B1.length, text: B1, dropped: ['c'], shortened: ['b'] },
     {
       name: 'the last section is shortened while the foot is kept',
@@ -58,7 +73,14 @@ describe('fitSections: tables', () => {
     { name: 'all sections dropped: head alone, foot gone', budget: '# Title'.length, text: '# Title', dropped: ['a', 'b', 'c', ':foot'] },
     { name: 'head and foot without sections, exactly', sections: [], budget: blocks(HEAD, FOOT).length, text: blocks(HEAD, FOOT) },
     { name: 'head and foot without sections, one under: foot goes', sections: [], budget: blocks(HEAD, FOOT).length - 1, text: '# Title', dropped: [':foot'] },
-    { name: 'head lines go last, from the end', head: ['# Title', 'second line'], budget: 8, text: '# Title', dropped: ['a', 'b', 'c', ':foot'], shortened: [':head'] },
+    {
+      name: 'head lines go last, from the end',
+      head: ['# Title', 'second line'],
+      budget: 8,
+      text: '# Title',
+      dropped: ['a', 'b', 'c', ':foot'],
+      shortened: [':head'],
+    },
     { name: 'budget 0: nothing', budget: 0, text: '', dropped: ['a', 'b', 'c', ':foot', ':head'] },
     { name: 'negative budget: nothing', budget: -5, text: '', dropped: ['a', 'b', 'c', ':foot', ':head'] },
     { name: 'NaN budget: nothing', budget: Number.NaN, text: '', dropped: ['a', 'b', 'c', ':foot', ':head'] },
@@ -255,8 +277,16 @@ describe('cutToBudget', () => {
   const rows: Array<{ name: string; budget: number; text: string }> = [
     { name: 'fits: unchanged', budget: TEXT.length, text: TEXT },
     { name: 'the foot goes, whole lines', budget: TEXT.length - 1, text: TEXT.split('\n').slice(0, 11).join('\n') },
-    { name: 'a cut inside the block closes it (an inner fence does not count as the close)', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````' },
-    { name: 'no room for the closing line: lines go back until it fits', budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length - 1, text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\n````' },
+    {
+      name: 'a cut inside the block closes it (an inner fence does not count as the close)',
+      budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length,
+      text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````',
+    },
+    {
+      name: 'no room for the closing line: lines go back until it fits',
+      budget: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\ninner\n````'.length - 1,
+      text: '# Head\n\n## A\n\n````recorded\nfirst line\n```sh\n````',
+    },
     { name: 'never an empty block: the opening line goes too', budget: '# Head\n\n## A\n\n````recorded\nfirst line'.length, text: '# Head\n\n## A' },
     { name: 'budget 0: nothing', budget: 0, text: '' },
     { name: 'NaN: nothing', budget: Number.NaN, text: '' },

@@ -151,9 +151,7 @@ export function fitSections(head: string[], sections: Section[], foot: string[],
     return false
   }
 
-  const order = work
-    .filter((s) => sectionLength(s) > 0)
-    .sort((a, b) => b.priority - a.priority || b.index - a.index)
+  const order = work.filter((s) => sectionLength(s) > 0).sort((a, b) => b.priority - a.priority || b.index - a.index)
   for (let i = 0; i < order.length && !fits(); i++) {
     const s = order[i]!
     if (shorten(s)) break

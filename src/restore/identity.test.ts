@@ -81,8 +81,18 @@ describe('parseNarrative: rejected with a one-line reason', () => {
     { name: 'header never closed', text: '<!-- BOOKMARK_IDENTITY\nscope: repo\nbody', reason: /not closed with -->/, body: 'scope: repo\nbody' },
     { name: 'no scope', text: '<!-- BOOKMARK_IDENTITY\nproject: a\n-->\nbody', reason: /has no scope/, body: 'body' },
     { name: 'bad scope', text: '<!-- BOOKMARK_IDENTITY\nscope: global\n-->\nbody', reason: /scope must be repo or home, found `global`/, body: 'body' },
-    { name: 'written is not a date', text: '<!-- BOOKMARK_IDENTITY\nscope: repo\nwritten: yesterday evening\n-->\nbody', reason: /written time is not an ISO date-time: `yesterday evening`/, body: 'body' },
-    { name: 'written is an impossible date', text: '<!-- BOOKMARK_IDENTITY\nscope: repo\nwritten: 2026-02-31T10:00:00Z\n-->', reason: /not an ISO date-time/, body: '' },
+    {
+      name: 'written is not a date',
+      text: '<!-- BOOKMARK_IDENTITY\nscope: repo\nwritten: yesterday evening\n-->\nbody',
+      reason: /written time is not an ISO date-time: `yesterday evening`/,
+      body: 'body',
+    },
+    {
+      name: 'written is an impossible date',
+      text: '<!-- BOOKMARK_IDENTITY\nscope: repo\nwritten: 2026-02-31T10:00:00Z\n-->',
+      reason: /not an ISO date-time/,
+      body: '',
+    },
     { name: 'a different comment first', text: '<!-- other -->\n' + HEADER, reason: /found on line 2/, body: '<!-- other -->\n' + HEADER },
   ]
   it.each(rows)('$name', (row) => {
@@ -130,7 +140,12 @@ describe('checkIdentity', () => {
   const here: Here = { root: '/home/dev/acme-notes', branch: 'feature/export-csv', head: '3f9c2a1d0b7e4c55aa10ffee00112233deadbeef' }
   const rows: Array<{ name: string; id: Identity; here: Here; want: IdentityVerdict }> = [
     { name: 'same repo, branch and head', id: FULL, here, want: { kind: 'match', notes: [] } },
-    { name: 'trailing slash on either side', id: id({ repo_path: '/home/dev/acme-notes/' }), here: { ...here, root: '/home/dev/acme-notes//' }, want: { kind: 'match', notes: [] } },
+    {
+      name: 'trailing slash on either side',
+      id: id({ repo_path: '/home/dev/acme-notes/' }),
+      here: { ...here, root: '/home/dev/acme-notes//' },
+      want: { kind: 'match', notes: [] },
+    },
     { name: 'abbreviated head is the same commit', id: id({ head: '3F9C2A1' }), here, want: { kind: 'match', notes: [] } },
     { name: 'nothing known here: no notes', id: FULL, here: { root: here.root }, want: { kind: 'match', notes: [] } },
     {
@@ -160,7 +175,12 @@ describe('checkIdentity', () => {
       here: { root: 'C:/users/dev/acme' },
       want: { kind: 'match', notes: [] },
     },
-    { name: 'Git Bash spelling of a Windows root', id: id({ repo_path: '/c/Users/dev/acme' }), here: { root: 'C:\\Users\\dev\\acme' }, want: { kind: 'match', notes: [] } },
+    {
+      name: 'Git Bash spelling of a Windows root',
+      id: id({ repo_path: '/c/Users/dev/acme' }),
+      here: { root: 'C:\\Users\\dev\\acme' },
+      want: { kind: 'match', notes: [] },
+    },
     {
       name: 'POSIX paths stay case-sensitive',
       id: id({ repo_path: '/home/dev/Acme-Notes' }),
@@ -176,7 +196,8 @@ describe('checkIdentity', () => {
       here,
       want: {
         kind: 'foreign',
-        warning: 'The bookmark narrative was written for another repository (/home/dev/acme-notes-old), not this one (/home/dev/acme-notes); it was not loaded.',
+        warning:
+          'The bookmark narrative was written for another repository (/home/dev/acme-notes-old), not this one (/home/dev/acme-notes); it was not loaded.',
       },
     },
     { name: 'no repo_path', id: { scope: 'repo', project: 'acme-notes' }, here, want: { kind: 'invalid', reason: 'the identity has no repo_path' } },

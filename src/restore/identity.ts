@@ -62,7 +62,10 @@ function bodyOf(lines: string[]): string {
  * (the whole file when there is no header) and `reason` is one line.
  */
 export function parseNarrative(text: string): ParsedNarrative {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n')
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
   let i = 0
   while (i < lines.length && lines[i]!.trim() === '') i++
   const first = OPEN.exec((lines[i] ?? '').trim())
@@ -76,7 +79,11 @@ export function parseNarrative(text: string): ParsedNarrative {
   const take = (line: string): void => {
     const colon = line.indexOf(':')
     if (colon <= 0) return
-    const key = line.slice(0, colon).trim().toLowerCase().replace(/[\s-]+/g, '_')
+    const key = line
+      .slice(0, colon)
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_')
     const value = line.slice(colon + 1).trim()
     // `{{branch}}`: a template placeholder nobody filled in says nothing.
     if (value !== '' && !/^\{\{.*\}\}$/.test(value) && !fields.has(key)) fields.set(key, value)
@@ -116,7 +123,10 @@ export function parseNarrative(text: string): ParsedNarrative {
 
 /** A value on one header line: no line breaks, and no `-->` that would close the comment early. */
 function headerValue(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/-->/g, '-- >').trim()
+  return value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/-->/g, '-- >')
+    .trim()
 }
 
 /** The header block, keys in the fixed order, absent or empty ones omitted, ending with `-->\n`. */
@@ -139,7 +149,8 @@ export interface Here {
 }
 
 /** `unsealed`: no valid seal, so not written for this project through this user's bookmark (nothing of it is shown). */
-export type IdentityVerdict = { kind: 'match'; notes: string[] } | { kind: 'foreign'; warning: string } | { kind: 'invalid'; reason: string } | { kind: 'unsealed'; reason: string }
+export type IdentityVerdict =
+  { kind: 'match'; notes: string[] } | { kind: 'foreign'; warning: string } | { kind: 'invalid'; reason: string } | { kind: 'unsealed'; reason: string }
 
 /**
  * A repository path in comparable form: normalised, no trailing slash, forward slashes and lower case

@@ -79,7 +79,7 @@ describe('renderStartup', () => {
     expect(lines(text).at(-1)).toBe('Full record: `/home/dev/acme-notes/.bookmark/LATEST.md` (`bookmark show`).')
   })
 
-  it('warnings: the caller\'s, then the stale warning, then the identity notes, one line each, deduplicated', () => {
+  it("warnings: the caller's, then the stale warning, then the identity notes, one line each, deduplicated", () => {
     const text = renderStartup({
       ...BASE,
       snapshot: RICH,
@@ -92,7 +92,10 @@ describe('renderStartup', () => {
   const facts: Array<{ name: string; snapshot: Snapshot; body?: string; has: string[]; hasNot: string[] }> = [
     {
       name: 'a request already in the narrative (first 60 characters, any spacing or case) is not repeated',
-      snapshot: snap({ task: 'Add CSV export to the notes list, with a header row and quoted fields', requests: requests('Add CSV export to the notes list, with a header row and quoted fields') }),
+      snapshot: snap({
+        task: 'Add CSV export to the notes list, with a header row and quoted fields',
+        requests: requests('Add CSV export to the notes list, with a header row and quoted fields'),
+      }),
       body: 'We were asked to ADD CSV export to the notes\nlist, with a header row and quoted fields.',
       has: [],
       hasNot: ['## Last request'],
@@ -178,7 +181,9 @@ describe('renderStartup', () => {
     const body = '\r\n# Handoff\r\n\r\n## Next\r\n```sh\r\n# a shell comment\r\n```\r\n#### Deep\r\n\r\n'
     const text = renderStartup({ ...BASE, narrative: { ...NARRATIVE, body } })
     // The narrative's own ``` fence makes ours one backtick longer.
-    expect(text).toContain('## Handoff notes from the last session\n\n````recorded\n### Handoff\n\n#### Next\n```sh\n# a shell comment\n```\n###### Deep\n````\n\nFull record:')
+    expect(text).toContain(
+      '## Handoff notes from the last session\n\n````recorded\n### Handoff\n\n#### Next\n```sh\n# a shell comment\n```\n###### Deep\n````\n\nFull record:',
+    )
   })
 
   it('nothing at all: says so', () => {
@@ -215,7 +220,12 @@ describe('renderCompactResume', () => {
   const COMPACT = snap({
     ...RICH,
     task: 'Add CSV export to the notes list, with a header row and quoted fields',
-    requests: requests('first request, long gone', 'Add CSV export to the notes list, with a header row and quoted fields', 'also handle newlines in notes', 'yes, and make the tests pass'),
+    requests: requests(
+      'first request, long gone',
+      'Add CSV export to the notes list, with a header row and quoted fields',
+      'also handle newlines in notes',
+      'yes, and make the tests pass',
+    ),
   })
 
   it('the last three requests newest last, tasks, files, errors, commit, plan, narrative', () => {
@@ -289,7 +299,9 @@ describe('renderCompactResume', () => {
   it('an older task than the last three requests is shown with the latest request', () => {
     const s = snap({ task: 'The big refactor of the storage layer', requests: requests('The big refactor of the storage layer', 'a', 'b', 'ok') })
     const text = renderCompactResume({ project: 'p', snapshot: s, budget: 6_000, latestPath: '/L.md' })
-    expect(text).toContain("## The task, in the user's words\n\n```recorded\nThe big refactor of the storage layer\n```\n\n## Latest request\n\n```recorded\nok\n```")
+    expect(text).toContain(
+      "## The task, in the user's words\n\n```recorded\nThe big refactor of the storage layer\n```\n\n## Latest request\n\n```recorded\nok\n```",
+    )
     expect(text).toContain('## Earlier requests (oldest first)\n\n```recorded\n- a\n- b\n```')
   })
 
@@ -334,17 +346,33 @@ describe('renderResumeNote', () => {
     },
     {
       name: 'more than 10 files in one session',
-      changes: [ch('cccccccc', 'SNAP_1', '2026-11-29T10:00:00Z', Array.from({ length: 12 }, (_, i) => `f${i}.ts`))],
+      changes: [
+        ch(
+          'cccccccc',
+          'SNAP_1',
+          '2026-11-29T10:00:00Z',
+          Array.from({ length: 12 }, (_, i) => `f${i}.ts`),
+        ),
+      ],
       want: `${CHANGED}\n\n\`\`\`recorded\n- session \`cccccccc\` changed ${Array.from({ length: 10 }, (_, i) => `\`f${i}.ts\``).join(', ')} and 2 more (\`SNAP_1\`)\n\`\`\``,
     },
-    { name: 'only a branch note', changes: [], branchNote: 'The branch is now main (was feature/x).', want: 'Since this session last ran in `acme-notes`:\n\n- The branch is now main (was feature/x).' },
+    {
+      name: 'only a branch note',
+      changes: [],
+      branchNote: 'The branch is now main (was feature/x).',
+      want: 'Since this session last ran in `acme-notes`:\n\n- The branch is now main (was feature/x).',
+    },
   ]
   it.each(rows)('$name', (row) => {
-    expect(renderResumeNote({ project: 'acme-notes', changes: row.changes, ...(row.branchNote !== undefined ? { branchNote: row.branchNote } : {}), budget: 2_000 })).toBe(row.want)
+    expect(
+      renderResumeNote({ project: 'acme-notes', changes: row.changes, ...(row.branchNote !== undefined ? { branchNote: row.branchNote } : {}), budget: 2_000 }),
+    ).toBe(row.want)
   })
 
   it('keeps the branch note over the file list when the budget is tight', () => {
-    const changes = Array.from({ length: 30 }, (_, i) => ch(`s${String(i).padStart(7, '0')}`, `SNAP_${i}`, `2026-11-29T10:${String(i).padStart(2, '0')}:00Z`, [`file${i}.ts`]))
+    const changes = Array.from({ length: 30 }, (_, i) =>
+      ch(`s${String(i).padStart(7, '0')}`, `SNAP_${i}`, `2026-11-29T10:${String(i).padStart(2, '0')}:00Z`, [`file${i}.ts`]),
+    )
     const text = renderResumeNote({ project: 'p', changes, branchNote: 'Now on main.', budget: 300 })!
     expect(text.length).toBeLessThanOrEqual(300)
     expect(text).toContain('- Now on main.')

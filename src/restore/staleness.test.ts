@@ -33,8 +33,17 @@ describe('staleness with the default rules (24 h warn, 72 h refuse)', () => {
     { name: 'unparseable header falls back to mtime', written: 'last tuesday', mtime: NOW - 30 * H, want: { kind: 'warn', ageHours: 30, basis: 'mtime' } },
     // skew and unknown
     { name: '5 minutes in the future is skew: now', written: iso(NOW + 5 * 60_000), want: { kind: 'fresh', ageHours: 0, basis: 'header' } },
-    { name: 'beyond 5 minutes in the future: unknown, warn', written: iso(NOW + 5 * 60_000 + 1), want: { kind: 'warn', ageHours: -(5 * 60_000 + 1) / H, basis: 'unknown' } },
-    { name: 'header a day in the future: unknown even with an mtime', written: hoursAgo(-24), mtime: NOW - H, want: { kind: 'warn', ageHours: -24, basis: 'unknown' } },
+    {
+      name: 'beyond 5 minutes in the future: unknown, warn',
+      written: iso(NOW + 5 * 60_000 + 1),
+      want: { kind: 'warn', ageHours: -(5 * 60_000 + 1) / H, basis: 'unknown' },
+    },
+    {
+      name: 'header a day in the future: unknown even with an mtime',
+      written: hoursAgo(-24),
+      mtime: NOW - H,
+      want: { kind: 'warn', ageHours: -24, basis: 'unknown' },
+    },
     { name: 'mtime in the future: unknown', mtime: NOW + 2 * H, want: { kind: 'warn', ageHours: -2, basis: 'unknown' } },
     { name: 'neither: unknown, warn', want: { kind: 'warn', ageHours: Number.NaN, basis: 'unknown' } },
     { name: 'NaN mtime counts as none', mtime: Number.NaN, want: { kind: 'warn', ageHours: Number.NaN, basis: 'unknown' } },

@@ -24,8 +24,7 @@ export const SKEW_MS = 5 * 60_000
 
 const HOUR_MS = 3_600_000
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i
 
 /**
  * Milliseconds since the epoch of an ISO 8601 date or date-time (`2026-11-29T20:00:00Z`,

@@ -71,12 +71,15 @@ async function target(project: boolean | undefined, ctx: SetupContext): Promise<
 function explain(path: string, e: unknown): never {
   if (e instanceof SetupError) throw e
   if (e instanceof JsonParseError) {
-    throw new SetupError(`${path} is not valid JSON (${e.message}): left untouched; fix it by hand (comments and trailing commas are not allowed) and run again`)
+    throw new SetupError(
+      `${path} is not valid JSON (${e.message}): left untouched; fix it by hand (comments and trailing commas are not allowed) and run again`,
+    )
   }
   if (e instanceof SettingsShapeError) throw new SetupError(`${path}: ${e.message}: left untouched; fix it by hand and run again`)
   if (e instanceof LockTimeoutError) throw new SetupError(e.message)
   const err = e as NodeJS.ErrnoException
-  if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') throw new SetupError(`cannot write ${path} or its folder (${err.code}): left untouched`)
+  if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS')
+    throw new SetupError(`cannot write ${path} or its folder (${err.code}): left untouched`)
   throw e
 }
 
@@ -104,7 +107,9 @@ async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<
         if ((await readSettings(path)).text === file.text) throw e
       } else throw e
       if (attempt >= EDIT_TRIES) {
-        throw new SetupError(`${path} changed while bookmark was editing it (${attempt} tries): another program (Claude Code?) keeps saving it; nothing was written, run the command again`)
+        throw new SetupError(
+          `${path} changed while bookmark was editing it (${attempt} tries): another program (Claude Code?) keeps saving it; nothing was written, run the command again`,
+        )
       }
     }
   }
@@ -184,13 +189,21 @@ function actionOf(plan: SetupPlan): SetupResult['action'] {
  * The form the hooks must take: asked for, or the one the Claude Code on PATH runs (exec form from
  * 2.1.139; older versions ignore `args` and run node on the payload). Unknown: shell form, which every version runs.
  */
-async function pickForm(asked: HookForm | undefined, launch: Launch, env: NodeJS.ProcessEnv): Promise<{ form: HookForm; claude: ClaudeFound | undefined; note?: string }> {
+async function pickForm(
+  asked: HookForm | undefined,
+  launch: Launch,
+  env: NodeJS.ProcessEnv,
+): Promise<{ form: HookForm; claude: ClaudeFound | undefined; note?: string }> {
   const claude = await findClaude(env)
   if (asked) return { form: asked, claude }
   if (launch.form) return { form: launch.form, claude }
   if (!claude) return { form: 'shell', claude, note: 'no `claude` on PATH answered --version: wrote shell-form hooks, which every Claude Code version runs' }
   if (atLeast(claude.version, EXEC_FORM_SINCE)) return { form: 'exec', claude }
-  return { form: 'shell', claude, note: `Claude Code ${claude.text} runs only shell-form hooks (exec form needs ${EXEC_FORM_SINCE.join('.')}): wrote that form (later versions run it too)` }
+  return {
+    form: 'shell',
+    claude,
+    note: `Claude Code ${claude.text} runs only shell-form hooks (exec form needs ${EXEC_FORM_SINCE.join('.')}): wrote that form (later versions run it too)`,
+  }
 }
 
 export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<SetupResult> {
@@ -234,21 +247,25 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
   let dirs: string[] = []
   try {
     dirs = await makeDirs(dirname(path))
-    const out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
-      const plan = planSetup(file.text, launch, rules)
-      if (!plan.changed) return result(plan, null)
-      await assertWritable(file)
-      const backup = await replaceWithBackup(file, plan.after, ctx.deps.now(), backupDir)
-      const at = ctx.deps.now().toISOString()
-      const done = result(plan, backup)
-      try {
-        await updateRecord(ctx.deps.bookmarkHome, path, (old) => mergeRecord(old, plan, dirs, launch, at))
-      } catch (e) {
-        // The hooks are wired; only the exact undo is lost. Not worth failing over.
-        done.notes.push(`could not record what setup created (${(e as Error).message}): uninstall will still remove the hooks, but may leave empty "hooks" entries`)
-      }
-      return done
-    }))
+    const out = await withLock(`${path}.bookmark.lock`, () =>
+      editFresh(path, async (file) => {
+        const plan = planSetup(file.text, launch, rules)
+        if (!plan.changed) return result(plan, null)
+        await assertWritable(file)
+        const backup = await replaceWithBackup(file, plan.after, ctx.deps.now(), backupDir)
+        const at = ctx.deps.now().toISOString()
+        const done = result(plan, backup)
+        try {
+          await updateRecord(ctx.deps.bookmarkHome, path, (old) => mergeRecord(old, plan, dirs, launch, at))
+        } catch (e) {
+          // The hooks are wired; only the exact undo is lost. Not worth failing over.
+          done.notes.push(
+            `could not record what setup created (${(e as Error).message}): uninstall will still remove the hooks, but may leave empty "hooks" entries`,
+          )
+        }
+        return done
+      }),
+    )
     out.notes.push(...(await otherScopeNotes(scope, ctx)))
     if (root && (await gitIgnores(root, relative(root, path))) === false) {
       out.notes.push(`git does not ignore ${relative(root, path)}: it holds absolute paths of this machine, add it to .gitignore so it is not committed`)
@@ -281,9 +298,11 @@ export function setupText(r: SetupResult): string {
   let line: string
   if (r.action === 'unchanged') line = `already set up ${r.path}`
   else if (r.action === 'wired') line = r.dryRun ? `would wire 4 hooks into ${r.path}` : `wired 4 hooks into ${r.path}${backup}`
-  else line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}${changed.length ? `: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}` : ''}${r.dryRun ? '' : backup}`
+  else
+    line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}${changed.length ? `: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}` : ''}${r.dryRun ? '' : backup}`
   const lines = [line]
-  if (r.permissions.added.length > 0) lines.push(`${r.dryRun ? 'would allow' : 'allowed'} the model to write its handoff without asking (permissions.allow): ${r.permissions.added.join(', ')}`)
+  if (r.permissions.added.length > 0)
+    lines.push(`${r.dryRun ? 'would allow' : 'allowed'} the model to write its handoff without asking (permissions.allow): ${r.permissions.added.join(', ')}`)
   lines.push(...r.notes.map((n) => `note: ${n}`))
   if (r.dryRun && r.changed && r.preview !== undefined) lines.push('', '--- the file would read:', r.preview.trimEnd())
   return lines.join('\n')
@@ -321,8 +340,34 @@ export interface UninstallResult {
 }
 
 /** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
-const STORE_NAMES = new Set(['.gitignore', 'index.json', 'LATEST.md', 'snapshots', 'trails', 'cursors', 'sessions', 'bookmark.context.md', 'errors.log', 'config.json', 'store.lock', PREPARED_RESTORE, NARRATIVE_STATE])
-const HOME_NAMES = new Set(['key', 'projects', 'registry.json', 'registry.lock', 'bookmark.context.md', 'errors.log', 'config.json', 'setup-state.json', 'setup-state.lock', 'backups', 'cache'])
+const STORE_NAMES = new Set([
+  '.gitignore',
+  'index.json',
+  'LATEST.md',
+  'snapshots',
+  'trails',
+  'cursors',
+  'sessions',
+  'bookmark.context.md',
+  'errors.log',
+  'config.json',
+  'store.lock',
+  PREPARED_RESTORE,
+  NARRATIVE_STATE,
+])
+const HOME_NAMES = new Set([
+  'key',
+  'projects',
+  'registry.json',
+  'registry.lock',
+  'bookmark.context.md',
+  'errors.log',
+  'config.json',
+  'setup-state.json',
+  'setup-state.lock',
+  'backups',
+  'cache',
+])
 
 /** undefined: the folder does not exist; else whether everything in it is ours. */
 async function onlyOurs(dir: string, names: Set<string>): Promise<boolean | undefined> {
@@ -409,18 +454,20 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
   } else {
     try {
-      out = await withLock(`${path}.bookmark.lock`, () => editFresh(path, async (file) => {
-        if (file.text === undefined) return result(undefined, null, [])
-        const p = planUninstall(file.text, record?.created) // a JsonParseError is explained by the catch below
-        let backup: string | null = null
-        if (p.changed) {
-          await assertWritable(file)
-          if (p.deleteFile) await deleteSettings(file)
-          else backup = await replaceWithBackup(file, p.after, ctx.deps.now(), backupDir)
-        }
-        await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
-        return result(p, backup, [])
-      }))
+      out = await withLock(`${path}.bookmark.lock`, () =>
+        editFresh(path, async (file) => {
+          if (file.text === undefined) return result(undefined, null, [])
+          const p = planUninstall(file.text, record?.created) // a JsonParseError is explained by the catch below
+          let backup: string | null = null
+          if (p.changed) {
+            await assertWritable(file)
+            if (p.deleteFile) await deleteSettings(file)
+            else backup = await replaceWithBackup(file, p.after, ctx.deps.now(), backupDir)
+          }
+          await updateRecord(ctx.deps.bookmarkHome, path, () => undefined)
+          return result(p, backup, [])
+        }),
+      )
     } catch (e) {
       explain(path, e)
     }
@@ -442,7 +489,9 @@ export function uninstallText(r: UninstallResult): string {
   } else if (r.rules.length > 0) {
     lines.push(`${verb} the handoff permission from ${r.path}${r.deletedFile ? ` and ${r.dryRun ? 'delete' : 'deleted'} it (setup had created it)` : ''}`)
   } else if (r.changed) {
-    lines.push(`${r.dryRun ? 'would clean up' : 'cleaned up'} ${r.path}: empty entries setup had created${r.deletedFile ? ` (${r.dryRun ? 'would delete' : 'deleted'} the file)` : ''}`)
+    lines.push(
+      `${r.dryRun ? 'would clean up' : 'cleaned up'} ${r.path}: empty entries setup had created${r.deletedFile ? ` (${r.dryRun ? 'would delete' : 'deleted'} the file)` : ''}`,
+    )
   } else {
     lines.push(`no bookmark hooks in ${r.path}`)
   }

@@ -9,7 +9,10 @@ export const HOOK_EVENTS: readonly HookEvent[] = HOOK_TABLE.map((h) => h.event)
 export type { HookEvent, HookName }
 
 /** Event -> the bookmark command it runs and its timeout in SECONDS (the unit Claude Code reads). */
-export const OUR_HOOKS = Object.fromEntries(HOOK_TABLE.map((h) => [h.event, { hook: h.name, timeout: h.timeout }])) as Record<HookEvent, { hook: HookName; timeout: number }>
+export const OUR_HOOKS = Object.fromEntries(HOOK_TABLE.map((h) => [h.event, { hook: h.name, timeout: h.timeout }])) as Record<
+  HookEvent,
+  { hook: HookName; timeout: number }
+>
 
 const HOOK_NAMES: readonly string[] = HOOK_TABLE.map((h) => h.name)
 

@@ -82,7 +82,9 @@ export async function inspectSettings(path: string, env: NodeJS.ProcessEnv = pro
   const hooks = root.kind === 'object' ? hooksObject(root) : undefined
   if (!hooks) return { path, exists: true, events }
   for (const event of HOOK_EVENTS) {
-    const found = membersNamed(hooks, event).flatMap(findInEvent).find((f) => f.hook === OUR_HOOKS[event].hook)
+    const found = membersNamed(hooks, event)
+      .flatMap(findInEvent)
+      .find((f) => f.hook === OUR_HOOKS[event].hook)
     if (!found) continue
     const h = toValue(found.handler) as Record<string, unknown>
     const command = typeof h.command === 'string' ? h.command : undefined

@@ -19,17 +19,12 @@ import { type Created, planSetup, planUninstall } from './plan.js'
 const LAUNCH = { node: '/opt/node/bin/node', entry: '/opt/pkg/bin/bookmark.cjs' }
 
 describe('parseJson: strict JSON with spans', () => {
-  it.each([
-    '{}',
-    '[]',
-    ' {"a": [1, -2.5e+3, true, false, null, "x\\u00e9\\n\\"", {}]} ',
-    '\ufeff{"bom": 1}',
-    '"just a string"',
-    '0',
-    '{"a":1,"a":2}',
-  ])('agrees with JSON.parse on %j', (text) => {
-    expect(toValue(parseJson(text))).toEqual(JSON.parse(text.replace(/^\ufeff/, '')))
-  })
+  it.each(['{}', '[]', ' {"a": [1, -2.5e+3, true, false, null, "x\\u00e9\\n\\"", {}]} ', '\ufeff{"bom": 1}', '"just a string"', '0', '{"a":1,"a":2}'])(
+    'agrees with JSON.parse on %j',
+    (text) => {
+      expect(toValue(parseJson(text))).toEqual(JSON.parse(text.replace(/^\ufeff/, '')))
+    },
+  )
 
   it.each([
     ['{"a": 1 // note\n}', 1, 9, /comment/],
@@ -130,13 +125,18 @@ describe('planSetup / planUninstall', () => {
     ['{} with a newline inside', '{\n}\n'],
     ['empty hooks', '{\n  "hooks": {}\n}\n'],
     ['empty event arrays', '{"hooks": {"Stop": [], "SessionStart": [ ]}}'],
-    ['other tools in the same events', JSON.stringify({ model: 'x', hooks: { Stop: [{ hooks: [other] }], SessionStart: [{ matcher: 'startup', hooks: [other] }] } }, null, 4) + '\n'],
+    [
+      'other tools in the same events',
+      JSON.stringify({ model: 'x', hooks: { Stop: [{ hooks: [other] }], SessionStart: [{ matcher: 'startup', hooks: [other] }] } }, null, 4) + '\n',
+    ],
   ]
   it.each(cases)('setup then uninstall gives back %s byte for byte', (_name, text) => {
     const setup = planSetup(text, LAUNCH)
     expect(setup.changed).toBe(true)
     const value = toValue(parseJson(setup.after)) as { hooks: Record<string, { hooks: unknown[] }[]> }
-    expect(value.hooks.PreCompact!.at(-1)).toEqual({ hooks: [{ type: 'command', command: LAUNCH.node, args: ['-e', GUARD, LAUNCH.entry, 'precompact'], timeout: 60 }] })
+    expect(value.hooks.PreCompact!.at(-1)).toEqual({
+      hooks: [{ type: 'command', command: LAUNCH.node, args: ['-e', GUARD, LAUNCH.entry, 'precompact'], timeout: 60 }],
+    })
     expect(planSetup(setup.after, LAUNCH).changed).toBe(false)
     const un = planUninstall(setup.after, setup.created)
     expect(un.removed).toBe(4)
@@ -188,7 +188,7 @@ describe('planSetup / planUninstall', () => {
 
 describe('setup then uninstall on generated files (seeded)', () => {
   // A tiny deterministic PRNG, so a failure names its seed.
-  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const rng = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
   function format(value: unknown, r: () => number, indent: string, unit: string, eol: string): string {
     const ws = (): string => [' ', '', `${eol}${indent}${unit}`][Math.floor(r() * 3)]!
     const close = (): string => [' ', '', `${eol}${indent}`][Math.floor(r() * 3)]!
@@ -229,7 +229,8 @@ describe('setup then uninstall on generated files (seeded)', () => {
     const setup = planSetup(text, LAUNCH)
     const value = toValue(parseJson(setup.after)) as { hooks: Record<string, { hooks: unknown[] }[]> }
     expect(JSON.parse(setup.after)).toEqual(value)
-    for (const e of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']) expect(value.hooks[e]!.filter((g) => JSON.stringify(g).includes('bookmark.cjs'))).toHaveLength(1)
+    for (const e of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop'])
+      expect(value.hooks[e]!.filter((g) => JSON.stringify(g).includes('bookmark.cjs'))).toHaveLength(1)
     expect(planSetup(setup.after, LAUNCH).changed).toBe(false)
     expect(planUninstall(setup.after, setup.created).after, `seed ${seed}`).toBe(text)
   }

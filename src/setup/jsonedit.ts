@@ -104,7 +104,11 @@ class Parser {
     if (ch === '[') return this.array(depth)
     if (ch === '"') return { kind: 'string', value: this.string(), start, end: this.pos }
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number()
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length
         return { kind: value === null ? 'null' : 'boolean', value, start, end: this.pos }

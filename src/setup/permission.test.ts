@@ -31,7 +31,7 @@ describe('setup adds the rule, uninstall takes exactly it away', () => {
     ['another key, compact', '{"model":"opus"}'],
     ['an empty permissions object', '{\n  "permissions": {   }\n}\n'],
     ['an empty allow array', '{\n  "permissions": {\n    "allow": [\n    ]\n  }\n}\n'],
-    ['the user\'s own rules', '{\n    "permissions": {"allow": ["Bash(git *)", "Read"], "deny": []}\n}\n'],
+    ["the user's own rules", '{\n    "permissions": {"allow": ["Bash(git *)", "Read"], "deny": []}\n}\n'],
   ])('%s: added once, and setup then uninstall gives the bytes back', (_name, text) => {
     const plan = planSetup(text, LAUNCH, [PROJECT_RULE])
     expect(plan.rulesAdded).toEqual([PROJECT_RULE])

@@ -150,7 +150,10 @@ function patternRegex(pattern: string, base: string): RegExp {
       const end = pattern.indexOf(']', i + 2)
       if (end === -1) body += '\\['
       else {
-        body += `[${pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`
+        body += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`
         i = end
       }
     } else body += escapeRe(c)

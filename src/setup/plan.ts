@@ -41,7 +41,6 @@ export function emptyCreated(): Created {
   return { file: false, hooks: false, events: [], interiors: {} }
 }
 
-
 /** One of our handlers in the settings, with everything needed to edit or remove it. */
 export interface Found {
   event: string
@@ -117,7 +116,6 @@ export interface SetupPlan {
 
 /** The starting text setup uses for a settings file that does not exist. */
 export const NEW_FILE = '{}\n'
-
 
 /**
  * The settings text with our four hooks wired: missing ones appended (after other tools' groups),

@@ -32,7 +32,10 @@ export function userSettingsPath(env: NodeJS.ProcessEnv): string {
 /** `<project root>/.claude/settings.local.json` for the project of `cwd` (its git top level). */
 export async function projectSettingsPath(cwd: string, env: NodeJS.ProcessEnv): Promise<{ root: string; path: string }> {
   const { root } = await findProjectRoot(resolve(cwd), env.CLAUDE_PROJECT_DIR)
-  if (isHomeScope(root, env)) throw new SetupError(`${root} is not a project (no git repository here): run \`bookmark setup --project\` inside the project, or without --project for all projects`)
+  if (isHomeScope(root, env))
+    throw new SetupError(
+      `${root} is not a project (no git repository here): run \`bookmark setup --project\` inside the project, or without --project for all projects`,
+    )
   return { root, path: join(root, '.claude', 'settings.local.json') }
 }
 
@@ -55,10 +58,14 @@ export async function assertInsideProject(root: string, path: string): Promise<v
     if (!(await isLink(link))) continue
     const leads = await followLinks(link)
     if (!inside(leads)) {
-      throw new SetupError(`${link} is a link to ${await linkText(link, leads)}, outside the project ${root}: left untouched; bookmark writes a project's settings only inside it (replace the link by a ${link === path ? 'file' : 'folder'}, or use your user settings: leave out --project)`)
+      throw new SetupError(
+        `${link} is a link to ${await linkText(link, leads)}, outside the project ${root}: left untouched; bookmark writes a project's settings only inside it (replace the link by a ${link === path ? 'file' : 'folder'}, or use your user settings: leave out --project)`,
+      )
     }
     if (link === dirname(path) && !(await isDirectory(leads))) {
-      throw new SetupError(`${link} is a link to ${await linkText(link, leads)}, which is not a folder: left untouched; create it or remove the link, and run again`)
+      throw new SetupError(
+        `${link} is a link to ${await linkText(link, leads)}, which is not a folder: left untouched; create it or remove the link, and run again`,
+      )
     }
   }
 }
@@ -103,12 +110,16 @@ export async function assertWritable(file: SettingsFile): Promise<void> {
   const target = await followLinks(file.path)
   if (target !== resolve(file.path) && !(await isDirectory(dirname(target)))) {
     // A dangling link: the file is created where it points, never in place of the link, and only in a folder that is there.
-    throw new SetupError(`${file.path} is a link to ${await linkText(file.path, target)}, whose folder ${dirname(target)} does not exist: left untouched; create that folder (or remove the link) and run again`)
+    throw new SetupError(
+      `${file.path} is a link to ${await linkText(file.path, target)}, whose folder ${dirname(target)} does not exist: left untouched; create that folder (or remove the link) and run again`,
+    )
   }
   if (file.mode === undefined) return
   const modeText = `0${file.mode.toString(8)}`
   if ((file.mode & 0o222) === 0) {
-    throw new SetupError(`${file.path} is read-only (mode ${modeText}): left untouched; make it writable (chmod u+w) and run again, or add the hooks by hand (templates/settings.hooks.json)`)
+    throw new SetupError(
+      `${file.path} is read-only (mode ${modeText}): left untouched; make it writable (chmod u+w) and run again, or add the hooks by hand (templates/settings.hooks.json)`,
+    )
   }
   try {
     await access(file.path, constants.W_OK)

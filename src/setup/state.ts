@@ -46,7 +46,9 @@ function isCreated(v: unknown): v is Created {
 }
 
 function isRecord(v: unknown): v is SetupRecord {
-  return isObject(v) && isCreated(v.created) && isStrings(v.createdDirs) && typeof v.node === 'string' && typeof v.entry === 'string' && typeof v.at === 'string'
+  return (
+    isObject(v) && isCreated(v.created) && isStrings(v.createdDirs) && typeof v.node === 'string' && typeof v.entry === 'string' && typeof v.at === 'string'
+  )
 }
 
 function isState(v: unknown): v is SetupState {

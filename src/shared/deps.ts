@@ -62,7 +62,11 @@ export interface Configured {
 export async function configured(deps: Deps, cwd: string, flags: Partial<Record<ConfigKey, unknown>> = {}): Promise<Configured> {
   const { root } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
   const resolved = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env, flags })
-  return { deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap, subagents: resolved.config.subagents === 1 }, resolved, projectRoot: root }
+  return {
+    deps: { ...deps, indexCap: resolved.config.indexCap, registryCap: resolved.config.registryCap, subagents: resolved.config.subagents === 1 },
+    resolved,
+    projectRoot: root,
+  }
 }
 
 /** A folder that is not a project: the home folder itself or the file-system root. */

@@ -90,7 +90,16 @@ export class ForeignOwner extends Error {
   readonly code = 'EFOREIGN'
 }
 
-const describeType = (s: Stats): string => (s.isDirectory() ? 'a folder' : s.isFIFO() ? 'a FIFO' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file')
+const describeType = (s: Stats): string =>
+  s.isDirectory()
+    ? 'a folder'
+    : s.isFIFO()
+      ? 'a FIFO'
+      : s.isSocket()
+        ? 'a socket'
+        : s.isCharacterDevice() || s.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file'
 
 /**
  * Reads a regular file as text without following a link and without ever blocking: opened with O_NONBLOCK

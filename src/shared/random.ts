@@ -6,6 +6,9 @@
  */
 export function randomHex(bytes: number): string {
   let out = ''
-  for (let i = 0; i < bytes; i++) out += Math.floor(Math.random() * 256).toString(16).padStart(2, '0')
+  for (let i = 0; i < bytes; i++)
+    out += Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0')
   return out
 }

@@ -86,14 +86,49 @@ const names = <T>(fields: Record<keyof T, true>): string[] => Object.keys(fields
 
 /** The field names of a snapshot: written by this code, holding no data, so the store does not redact them. */
 export const SNAPSHOT_FIELDS: readonly string[] = [
-  ...names<Snapshot>({ version: true, id: true, seq: true, createdAt: true, trigger: true, project: true, session: true, task: true, requests: true, lastAssistant: true, tasks: true, plans: true, files: true, outsideFiles: true, tools: true, subagentTools: true, git: true, errors: true, subagents: true, compactions: true, microcompactions: true, usage: true, prLinks: true, counts: true, capture: true }),
+  ...names<Snapshot>({
+    version: true,
+    id: true,
+    seq: true,
+    createdAt: true,
+    trigger: true,
+    project: true,
+    session: true,
+    task: true,
+    requests: true,
+    lastAssistant: true,
+    tasks: true,
+    plans: true,
+    files: true,
+    outsideFiles: true,
+    tools: true,
+    subagentTools: true,
+    git: true,
+    errors: true,
+    subagents: true,
+    compactions: true,
+    microcompactions: true,
+    usage: true,
+    prLinks: true,
+    counts: true,
+    capture: true,
+  }),
   ...names<Snapshot['project']>({ root: true, name: true }),
   ...names<Snapshot['session']>({ id: true, cwd: true, branch: true, title: true, firstTs: true, lastTs: true, versions: true, models: true }),
   ...names<Snapshot['requests']>({ count: true, dropped: true, all: true, recent: true }),
   ...names<NonNullable<Snapshot['lastAssistant']>>({ ts: true, text: true, source: true }),
   ...names<Snapshot['tasks']>({ source: true, items: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
-  ...names<CaptureInfo>({ transcript: true, bytesRead: true, lines: true, skipped: true, entries: true, restarted: true, offset: true, subagentsLeftOut: true }),
+  ...names<CaptureInfo>({
+    transcript: true,
+    bytesRead: true,
+    lines: true,
+    skipped: true,
+    entries: true,
+    restarted: true,
+    offset: true,
+    subagentsLeftOut: true,
+  }),
 ]
 
 export interface SnapshotMeta {
@@ -133,9 +168,7 @@ function byRecency(files: Record<string, FileRecord>): FileRecord[] {
 export function taskItems(state: ExtractState): Snapshot['tasks'] {
   const created = Object.values(state.tasks)
   if (created.length > 0) {
-    const items = created
-      .sort((a, b) => Number(a.id) - Number(b.id) || compareText(a.id, b.id))
-      .map((t) => ({ id: t.id, text: t.subject, status: t.status }))
+    const items = created.sort((a, b) => Number(a.id) - Number(b.id) || compareText(a.id, b.id)).map((t) => ({ id: t.id, text: t.subject, status: t.status }))
     return { source: 'TaskCreate', items }
   }
   if (state.todos) return { source: 'TodoWrite', items: state.todos.map((t) => ({ text: t.content, status: t.status })) }

@@ -67,7 +67,10 @@ export function renderLatest(s: Snapshot): string {
     out.push('')
   }
 
-  const recent = s.requests.recent.slice(0, -1).filter((p) => p.text !== s.task).slice(-4)
+  const recent = s.requests.recent
+    .slice(0, -1)
+    .filter((p) => p.text !== s.task)
+    .slice(-4)
   if (recent.length > 0) {
     out.push('## Earlier requests')
     out.push('')
@@ -80,7 +83,10 @@ export function renderLatest(s: Snapshot): string {
     out.push(`## Open tasks (${open.length} of ${s.tasks.items.length})`)
     out.push('')
     if (open.length === 0) out.push('_All tasks are completed._')
-    for (const t of open) out.push(`- [${t.status === 'in_progress' ? '~' : ' '}] ${t.id ? `#${t.id} ` : ''}${oneLine(t.text, 200)}${t.status === 'in_progress' ? ' (in progress)' : ''}`)
+    for (const t of open)
+      out.push(
+        `- [${t.status === 'in_progress' ? '~' : ' '}] ${t.id ? `#${t.id} ` : ''}${oneLine(t.text, 200)}${t.status === 'in_progress' ? ' (in progress)' : ''}`,
+      )
     out.push('')
   }
 
@@ -139,7 +145,10 @@ export function renderLatest(s: Snapshot): string {
   const notes: string[] = []
   if (s.compactions.length) notes.push(`${s.compactions.length} compaction${s.compactions.length > 1 ? 's' : ''}`)
   if (s.microcompactions) notes.push(`${s.microcompactions} microcompaction${s.microcompactions > 1 ? 's' : ''}`)
-  if (s.subagents.length) notes.push(`${s.subagents.length} subagent${s.subagents.length > 1 ? 's' : ''}${s.capture.subagentsLeftOut ? ' (their activity is not captured: `subagents` is 0)' : ''}`)
+  if (s.subagents.length)
+    notes.push(
+      `${s.subagents.length} subagent${s.subagents.length > 1 ? 's' : ''}${s.capture.subagentsLeftOut ? ' (their activity is not captured: `subagents` is 0)' : ''}`,
+    )
   const models = Object.keys(s.session.models)
   if (models.length) notes.push(`models: ${models.join(', ')}`)
   notes.push(`${s.requests.count} request${s.requests.count === 1 ? '' : 's'}`)

@@ -30,7 +30,8 @@ export async function ensureDir(path: string): Promise<void> {
   if (!found.isDirectory()) throw new StoreEntryError(`${path} is not a folder (the store keeps its files in a folder there): move it away`)
   const uid = ownUid()
   // Another user's folder: they could replace what we write there, and read it.
-  if (uid !== undefined && found.uid !== uid) throw new StoreEntryError(`${path} belongs to another user (uid ${found.uid}): bookmark writes only into its own folders (move it away)`)
+  if (uid !== undefined && found.uid !== uid)
+    throw new StoreEntryError(`${path} belongs to another user (uid ${found.uid}): bookmark writes only into its own folders (move it away)`)
 }
 
 export interface WriteOptions {
@@ -53,7 +54,8 @@ export interface WriteOptions {
   seal?: Seal
 }
 
-const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
 
 /**
  * `redactDeep(value)` for a value built around parts of `base`, which `redactDeep` made: the objects of

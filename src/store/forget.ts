@@ -117,7 +117,11 @@ async function forgetTrails(store: ProjectStore, ids: Set<string>, remaining: In
     await removeFile(l.trailsMd)
     return
   }
-  const [{ writeJson, writeText }, { renderTrails }, { redact }] = await Promise.all([import('./files.js'), import('../snapshot/render.js'), import('../redact/secrets.js')])
+  const [{ writeJson, writeText }, { renderTrails }, { redact }] = await Promise.all([
+    import('./files.js'),
+    import('../snapshot/render.js'),
+    import('../redact/secrets.js'),
+  ])
   const trails: Trails = { version: TRAILS_VERSION, files }
   // Entries as stored (redacted when written); the name is redacted here, as a capture's snapshot has it.
   await writeJson(l.trailsJson, trails, { redacted: true, compact: true, seal })

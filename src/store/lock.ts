@@ -23,7 +23,10 @@ export interface LockOptions {
 const FUTURE_SLACK_MS = 2_000
 
 export class LockTimeoutError extends Error {
-  constructor(readonly path: string, waitedMs: number) {
+  constructor(
+    readonly path: string,
+    waitedMs: number,
+  ) {
     super(`could not take the lock ${path} within ${waitedMs} ms (another bookmark process holds it; this capture was skipped, the next one reads on)`)
   }
 }
@@ -116,7 +119,8 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
           await unlink(path)
         } catch (e) {
           // A lock that cannot be removed would be met again at once: fail instead of spinning.
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new LockUnusable(`${path} is stale but cannot be removed (${(e as Error).message}): remove it`)
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+            throw new LockUnusable(`${path} is stale but cannot be removed (${(e as Error).message}): remove it`)
         }
       }
     }

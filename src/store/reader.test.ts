@@ -11,7 +11,15 @@ const dir = mkdtempSync(join(tmpdir(), 'bm-reader-'))
 const home = join(dir, 'bookmark-home')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const ENTRY = { id: 'SNAP_20261201_100000_000_abcd', seq: 1, createdAt: '2026-12-01T10:00:00.000Z', sessionId: 'S1', trigger: 'stop', task: 'the task', files: 0 }
+const ENTRY = {
+  id: 'SNAP_20261201_100000_000_abcd',
+  seq: 1,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  sessionId: 'S1',
+  trigger: 'stop',
+  task: 'the task',
+  files: 0,
+}
 
 /** A project whose sealed index lists one snapshot, so a read that went through tells. */
 async function project(name: string): Promise<string> {

@@ -85,7 +85,16 @@ function isIndex(v: unknown): v is Index {
 }
 
 function isCursorHead(v: unknown): v is CursorHead {
-  return isObject(v) && v.version === CURSOR_VERSION && isObject(v.cursor) && typeof v.transcript === 'string' && typeof v.stateId === 'string' && isObject(v.work) && Array.isArray(v.work.files) && Array.isArray(v.work.prompts)
+  return (
+    isObject(v) &&
+    v.version === CURSOR_VERSION &&
+    isObject(v.cursor) &&
+    typeof v.transcript === 'string' &&
+    typeof v.stateId === 'string' &&
+    isObject(v.work) &&
+    Array.isArray(v.work.files) &&
+    Array.isArray(v.work.prompts)
+  )
 }
 
 function isLegacyCursor(v: unknown): v is LegacyCursorFile {
@@ -93,7 +102,11 @@ function isLegacyCursor(v: unknown): v is LegacyCursorFile {
 }
 
 /** The head that goes with `state`. */
-export function headFor(state: ExtractState, fields: Omit<CursorHead, 'version' | 'stateId' | 'work' | 'lastAssistantText' | 'branch'>, stateId: string): CursorHead {
+export function headFor(
+  state: ExtractState,
+  fields: Omit<CursorHead, 'version' | 'stateId' | 'work' | 'lastAssistantText' | 'branch'>,
+  stateId: string,
+): CursorHead {
   return {
     version: CURSOR_VERSION,
     ...fields,
@@ -183,7 +196,10 @@ export class StoreReader {
     await this.guard()
     const empty: Index = { version: INDEX_VERSION, snapshots: [] }
     const seal = await this.seal()
-    if (!seal) return (await lstatOrNone(this.layout.index)) ? { index: empty, untrusted: `${this.layout.index}: this bookmark home has no key yet, so nothing in the project's store was written by it` } : { index: empty }
+    if (!seal)
+      return (await lstatOrNone(this.layout.index))
+        ? { index: empty, untrusted: `${this.layout.index}: this bookmark home has no key yet, so nothing in the project's store was written by it` }
+        : { index: empty }
     const r = await readJson(this.layout.index, isIndex, seal)
     if (r.ok) return { index: { ...r.value, snapshots: r.value.snapshots.filter(isEntry).sort(newestFirst) } }
     if (r.missing) return { index: empty }

@@ -61,29 +61,46 @@ export async function entriesOf(registry: Registry, root: string): Promise<Regis
  * Adds a snapshot and drops the snapshots of the same project that its index pruned (their files are gone).
  * `tidy` (default true) also removes old temp files of killed writes from the bookmark home.
  */
-export async function addToRegistry(bookmarkHome: string, entry: RegistryEntry, cap = DEFAULT_REGISTRY_CAP, pruned: string[] = [], tidy = true, lockDeadline?: number): Promise<void> {
+export async function addToRegistry(
+  bookmarkHome: string,
+  entry: RegistryEntry,
+  cap = DEFAULT_REGISTRY_CAP,
+  pruned: string[] = [],
+  tidy = true,
+  lockDeadline?: number,
+): Promise<void> {
   const home = homeLayout(bookmarkHome)
   // Loaded here: reading the registry (restore, list) needs none of the writers.
-  const [{ ensureDir, writeJson }, { untilDeadline, withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([import('./files.js'), import('./lock.js'), import('./sweep.js')])
+  const [{ ensureDir, writeJson }, { untilDeadline, withLock }, { sweepStaleCaches, sweepTemps }] = await Promise.all([
+    import('./files.js'),
+    import('./lock.js'),
+    import('./sweep.js'),
+  ])
   await ensureDir(home.dir)
   if (tidy) {
     await sweepTemps(home.dir)
     await sweepTemps(home.cache) // a hook killed while it wrote its code cache at exit
     await sweepStaleCaches(home.cache, fileURLToPath(BUNDLES))
   }
-  await withLock(home.lock, async () => {
-    const { registry } = await readRegistry(bookmarkHome)
-    // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
-    // Old entries are matched by the project as stored: a path that holds a secret is stored redacted, and its
-    // pruned snapshots must still leave the registry.
-    const seq = registry.entries.reduce((max, e) => Math.max(max, typeof e.seq === 'number' ? e.seq : 0), 0) + 1
-    const stored = { ...(await asStored(entry)), seq }
-    const gone = new Set(pruned)
-    const rest = registry.entries.filter((e) => !(e.project === stored.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
-    // Newest first by the registry's sequence, so the cap drops what was registered first, whatever its date says.
-    const entries = [stored, ...rest].sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId)).slice(0, cap)
-    await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
-  }, untilDeadline(lockDeadline, 250)) // a hook's deadline (a moment past it for this short write): the capture stands without its entry
+  await withLock(
+    home.lock,
+    async () => {
+      const { registry } = await readRegistry(bookmarkHome)
+      // Up to 500 entries, redacted when the file was written: only the new one is redacted (files.ts, `redacted`).
+      // Old entries are matched by the project as stored: a path that holds a secret is stored redacted, and its
+      // pruned snapshots must still leave the registry.
+      const seq = registry.entries.reduce((max, e) => Math.max(max, typeof e.seq === 'number' ? e.seq : 0), 0) + 1
+      const stored = { ...(await asStored(entry)), seq }
+      const gone = new Set(pruned)
+      const rest = registry.entries.filter((e) => !(e.project === stored.project && (e.snapshotId === entry.snapshotId || gone.has(e.snapshotId))))
+      // Newest first by the registry's sequence, so the cap drops what was registered first, whatever its date says.
+      const entries = [stored, ...rest]
+        .sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || compareText(b.createdAt, a.createdAt) || compareText(b.snapshotId, a.snapshotId))
+        .slice(0, cap)
+      await writeJson(home.registry, { version: REGISTRY_VERSION, entries } satisfies Registry, { redacted: true })
+    },
+    untilDeadline(lockDeadline, 250),
+  ) // a hook's deadline (a moment past it for this short write): the capture stands without its entry
 }
 
 /** Removes the registry's entries of these snapshots of the project at `root` (`bookmark forget`); how many went. */

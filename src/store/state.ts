@@ -33,4 +33,3 @@ export async function sealOf(bookmarkHome: string, root: string): Promise<Seal |
   const key = await readKey(bookmarkHome)
   return key ? { key, dir: join(root, STORE_DIR) } : undefined
 }
-

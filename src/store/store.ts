@@ -18,7 +18,18 @@ import { compareText } from '../shared/text.js'
 import type { Seal } from '../trust/mac.js'
 import type { LockOptions } from './lock.js'
 
-export { CURSOR_VERSION, type CursorHead, INDEX_VERSION, type Index, type IndexEntry, type LoadedCursor, StoreReader, headFor, isSnapshot, newestFirst } from './reader.js'
+export {
+  CURSOR_VERSION,
+  type CursorHead,
+  INDEX_VERSION,
+  type Index,
+  type IndexEntry,
+  type LoadedCursor,
+  StoreReader,
+  headFor,
+  isSnapshot,
+  newestFirst,
+} from './reader.js'
 
 /**
  * The writers, the lock and the renderers are loaded on the first write: a hook that only reads (most
@@ -56,26 +67,29 @@ export async function appendCapped(path: string, line: string, cap = ERRORS_LOG_
   // Never into a store folder that is a symlink: it could lead anywhere.
   if (await isSymlink(dirname(path))) throw new SymlinkRefused(`${dirname(path)} is a symbolic link: not written`)
   const [{ untilDeadline, withLock }, { writeText }] = await Promise.all([locks(), writers()])
-  await withLock(`${path}.lock`, async () => {
-    let current = ''
-    try {
-      current = await readStoreFile(path)
-    } catch {
-      current = ''
-    }
-    let next = current + (line.endsWith('\n') ? line : `${line}\n`)
-    if (next.length > cap) {
-      next = next.slice(next.length - Math.floor(cap / 2))
-      next = next.slice(next.indexOf('\n') + 1)
-    }
-    await writeText(path, next)
-  }, untilDeadline(lockDeadline, 200)) // a line lost is a failure no one sees: a moment past a hook's deadline
+  await withLock(
+    `${path}.lock`,
+    async () => {
+      let current = ''
+      try {
+        current = await readStoreFile(path)
+      } catch {
+        current = ''
+      }
+      let next = current + (line.endsWith('\n') ? line : `${line}\n`)
+      if (next.length > cap) {
+        next = next.slice(next.length - Math.floor(cap / 2))
+        next = next.slice(next.indexOf('\n') + 1)
+      }
+      await writeText(path, next)
+    },
+    untilDeadline(lockDeadline, 200),
+  ) // a line lost is a failure no one sees: a moment past a hook's deadline
 }
 
 export function isTrails(v: unknown): v is Trails {
   return isObject(v) && typeof v.version === 'number' && isObject(v.files)
 }
-
 
 export function indexEntry(s: Snapshot): IndexEntry {
   return {
@@ -206,7 +220,8 @@ export class ProjectStore extends StoreReader {
     if (current.trim() !== '*') await writeText(l.gitignore, '*\n')
     // The model writes the handoff with its own tool, under the user's umask: private like the rest of the store.
     const handoff = await lstatOrNone(l.narrative).catch(() => undefined)
-    if (handoff?.isFile() && (handoff.mode & 0o077) !== 0 && handoff.uid === (process.getuid?.() ?? handoff.uid)) await chmod(l.narrative, 0o600).catch(() => undefined)
+    if (handoff?.isFile() && (handoff.mode & 0o077) !== 0 && handoff.uid === (process.getuid?.() ?? handoff.uid))
+      await chmod(l.narrative, 0o600).catch(() => undefined)
   }
 
   /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
@@ -233,7 +248,6 @@ export class ProjectStore extends StoreReader {
     const { redact, redactDeep } = await import('../redact/secrets.js')
     await writeJson(cursorPath(dir, head.sessionId), storedHead(head, state, redact, redactDeep), { redacted: true })
   }
-
 
   /** Read-modify-write of the session's hook state under its own lock. */
   async updateSessionHooks(sessionId: string, fn: (h: SessionHooks) => SessionHooks | undefined): Promise<SessionHooks> {
@@ -274,7 +288,6 @@ export class ProjectStore extends StoreReader {
     await writeText(compactResumePath(state, sessionId), text)
   }
 
-
   /** Appends a line to the project's errors.log in the home, keeping the newest half when it passes its cap. */
   async logError(line: string): Promise<void> {
     const { state } = await this.writable()
@@ -305,17 +318,16 @@ export class ProjectStore extends StoreReader {
    * unlisted snapshot files of this user's): a capture in the middle of a session leaves that to the next first,
    * forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
    */
-  async saveSnapshot(raw: Snapshot, touched: string[], options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {}): Promise<{ pruned: string[]; snapshot: Snapshot }> {
+  async saveSnapshot(
+    raw: Snapshot,
+    touched: string[],
+    options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {},
+  ): Promise<{ pruned: string[]; snapshot: Snapshot }> {
     const { from, fieldNames, tidy = true } = options
     const l = this.layout
-    const [{ redactAround, writeJson, writeText }, { redact, redactDeep }, { withLock }, { renderLatest }, { sweepTemps }, { state, seal }] = await Promise.all([
-      writers(),
-      import('../redact/secrets.js'),
-      locks(),
-      renderers(),
-      import('./sweep.js'),
-      this.writable(),
-    ])
+    const [{ redactAround, writeJson, writeText }, { redact, redactDeep }, { withLock }, { renderLatest }, { sweepTemps }, { state, seal }] = await Promise.all(
+      [writers(), import('../redact/secrets.js'), locks(), renderers(), import('./sweep.js'), this.writable()],
+    )
     const redacted = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
     return withLock(
       state.lock,
@@ -339,7 +351,11 @@ export class ProjectStore extends StoreReader {
           const pruned = listed.slice(this.indexCap).map((e) => e.id)
           await writeJson(l.index, { version: INDEX_VERSION, snapshots: kept } satisfies Index, { redacted: true, seal })
           await writeText(l.latest, renderLatest(snapshot), { redacted: true })
-          await this.updateTrails(snapshot, touched.map((p) => redact(p)), seal)
+          await this.updateTrails(
+            snapshot,
+            touched.map((p) => redact(p)),
+            seal,
+          )
           for (const id of pruned) await removeFile(snapshotPath(l, id))
           if (tidy) {
             await this.removeOrphans(new Set(kept.map((e) => e.id)))

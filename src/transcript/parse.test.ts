@@ -25,7 +25,11 @@ describe('parseLine: user lines', () => {
   })
 
   it('keeps a custom slash command as a request, with its arguments', () => {
-    const r = one(prompt('<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>'))
+    const r = one(
+      prompt(
+        '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>',
+      ),
+    )
     expect(r.entries[0]).toMatchObject({ kind: 'prompt', text: '/orchestrator create TODO app', command: 'orchestrator' })
   })
 
@@ -35,7 +39,16 @@ describe('parseLine: user lines', () => {
   })
 
   it('splits a line with two tool results into two entries', () => {
-    const rec = { ...toolResult('t1', 'a'), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a' }, { type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: 'b' }], is_error: true }] } }
+    const rec = {
+      ...toolResult('t1', 'a'),
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'a' },
+          { type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: 'b' }], is_error: true },
+        ],
+      },
+    }
     const r = one(rec)
     expect(r.entries).toMatchObject([
       { kind: 'tool_result', toolUseId: 't1', isError: false, text: 'a', result: undefined },
@@ -51,7 +64,13 @@ describe('parseLine: user lines', () => {
 describe('parseLine: other records', () => {
   it('reads assistant blocks, model and usage', () => {
     const r = one(assistantText('done', { model: 'claude-opus-4-1', msgId: 'msg_1' }))
-    expect(r.entries[0]).toMatchObject({ kind: 'assistant', messageId: 'msg_1', model: 'claude-opus-4-1', block: { type: 'text', text: 'done' }, usage: { input: 10, output: 5, cacheRead: 1000, cacheCreation: 20 } })
+    expect(r.entries[0]).toMatchObject({
+      kind: 'assistant',
+      messageId: 'msg_1',
+      model: 'claude-opus-4-1',
+      block: { type: 'text', text: 'done' },
+      usage: { input: 10, output: 5, cacheRead: 1000, cacheCreation: 20 },
+    })
   })
 
   it('reads tool_use blocks and tolerates a malformed tool name', () => {
@@ -60,8 +79,16 @@ describe('parseLine: other records', () => {
   })
 
   it('reads compact and microcompact boundaries', () => {
-    expect(one(compactBoundary({ trigger: 'manual', preTokens: 1234 })).entries[0]).toMatchObject({ kind: 'compact_boundary', micro: false, trigger: 'manual', preTokens: 1234 })
-    expect(one({ type: 'system', subtype: 'microcompact_boundary', microcompactMetadata: { trigger: 'auto', preTokens: 9 } }).entries[0]).toMatchObject({ kind: 'compact_boundary', micro: true })
+    expect(one(compactBoundary({ trigger: 'manual', preTokens: 1234 })).entries[0]).toMatchObject({
+      kind: 'compact_boundary',
+      micro: false,
+      trigger: 'manual',
+      preTokens: 1234,
+    })
+    expect(one({ type: 'system', subtype: 'microcompact_boundary', microcompactMetadata: { trigger: 'auto', preTokens: 9 } }).entries[0]).toMatchObject({
+      kind: 'compact_boundary',
+      micro: true,
+    })
   })
 
   it.each([

@@ -45,23 +45,85 @@ export function parseLine(text: string, line: number): ParsedLine {
  */
 
 function envelope(r: Json, line: number): EntryBase {
-  return { line, sidechain: r.isSidechain === true, uuid: str(r.uuid), timestamp: str(r.timestamp), cwd: str(r.cwd), gitBranch: str(r.gitBranch), version: str(r.version) }
+  return {
+    line,
+    sidechain: r.isSidechain === true,
+    uuid: str(r.uuid),
+    timestamp: str(r.timestamp),
+    cwd: str(r.cwd),
+    gitBranch: str(r.gitBranch),
+    version: str(r.version),
+  }
 }
 
 function otherEntry(b: EntryBase, type: string): OtherEntry {
-  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'other', type }
+  return {
+    line: b.line,
+    sidechain: b.sidechain,
+    uuid: b.uuid,
+    timestamp: b.timestamp,
+    cwd: b.cwd,
+    gitBranch: b.gitBranch,
+    version: b.version,
+    kind: 'other',
+    type,
+  }
 }
 
 function noteEntry(b: EntryBase, note: NoteKind): TranscriptEntry {
-  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'note', note }
+  return {
+    line: b.line,
+    sidechain: b.sidechain,
+    uuid: b.uuid,
+    timestamp: b.timestamp,
+    cwd: b.cwd,
+    gitBranch: b.gitBranch,
+    version: b.version,
+    kind: 'note',
+    note,
+  }
 }
 
-function assistantEntry(b: EntryBase, block: AssistantBlock, apiError: boolean, messageId: string | undefined, model: string | undefined, usage: Usage | undefined): AssistantEntry {
-  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'assistant', block, apiError, messageId, model, usage }
+function assistantEntry(
+  b: EntryBase,
+  block: AssistantBlock,
+  apiError: boolean,
+  messageId: string | undefined,
+  model: string | undefined,
+  usage: Usage | undefined,
+): AssistantEntry {
+  return {
+    line: b.line,
+    sidechain: b.sidechain,
+    uuid: b.uuid,
+    timestamp: b.timestamp,
+    cwd: b.cwd,
+    gitBranch: b.gitBranch,
+    version: b.version,
+    kind: 'assistant',
+    block,
+    apiError,
+    messageId,
+    model,
+    usage,
+  }
 }
 
 function toolResultEntry(b: EntryBase, toolUseId: string, isError: boolean, text: string, result: unknown): ToolResultEntry {
-  return { line: b.line, sidechain: b.sidechain, uuid: b.uuid, timestamp: b.timestamp, cwd: b.cwd, gitBranch: b.gitBranch, version: b.version, kind: 'tool_result', toolUseId, isError, text, result }
+  return {
+    line: b.line,
+    sidechain: b.sidechain,
+    uuid: b.uuid,
+    timestamp: b.timestamp,
+    cwd: b.cwd,
+    gitBranch: b.gitBranch,
+    version: b.version,
+    kind: 'tool_result',
+    toolUseId,
+    isError,
+    text,
+    result,
+  }
 }
 
 function parseRecord(r: Json, line: number): ParsedLine {
@@ -228,9 +290,40 @@ function note(base: EntryBase, kind: NoteKind): ParsedLine {
 
 /** Built-in slash commands that manage the session rather than ask for work. */
 const HOUSEKEEPING_COMMANDS = new Set([
-  'compact', 'clear', 'model', 'resume', 'config', 'cost', 'context', 'login', 'logout', 'exit', 'quit', 'help',
-  'status', 'mcp', 'hooks', 'permissions', 'memory', 'doctor', 'ide', 'theme', 'vim', 'terminal-setup', 'usage',
-  'agents', 'plugin', 'plugins', 'rewind', 'export', 'statusline', 'add-dir', 'bashes', 'todos', 'effort', 'fast',
+  'compact',
+  'clear',
+  'model',
+  'resume',
+  'config',
+  'cost',
+  'context',
+  'login',
+  'logout',
+  'exit',
+  'quit',
+  'help',
+  'status',
+  'mcp',
+  'hooks',
+  'permissions',
+  'memory',
+  'doctor',
+  'ide',
+  'theme',
+  'vim',
+  'terminal-setup',
+  'usage',
+  'agents',
+  'plugin',
+  'plugins',
+  'rewind',
+  'export',
+  'statusline',
+  'add-dir',
+  'bashes',
+  'todos',
+  'effort',
+  'fast',
 ])
 
 /** Our own Stop block reason starts with this (see narrative/prompt.ts). */

@@ -135,20 +135,17 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     const whole = await readTranscript(p, undefined, () => undefined, { maxLineBytes: CAP })
     const seen: string[] = []
     const reference = await readTranscript(p, undefined, (e) => seen.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP })
-    expect(seen).toEqual([
-      'multi-byte: é € 😀 at every offset',
-      'crlf',
-      'broken\uFFFD\uFFFD é',
-      '€'.repeat(100),
-      'after the big one',
-      'last, no newline 😀',
-    ])
+    expect(seen).toEqual(['multi-byte: é € 😀 at every offset', 'crlf', 'broken\uFFFD\uFFFD é', '€'.repeat(100), 'after the big one', 'last, no newline 😀'])
     expect(reference).toMatchObject({ lines: 11, skipped: 2, oversized: 1, partialTail: false, entries: 6 })
     expect(reference.cursor.offset).toBe(bytes.length)
     for (const chunkBytes of [1, 2, 3, 4, 5, 7, 16, 64, 100, 799, 800, 801, 4096]) {
       for (const backgroundBytes of [undefined, 0]) {
         const got: string[] = []
-        const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
+        const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), {
+          maxLineBytes: CAP,
+          chunkBytes,
+          backgroundBytes,
+        })
         expect({ chunkBytes, backgroundBytes, got, stats }).toEqual({ chunkBytes, backgroundBytes, got: seen, stats: whole })
       }
     }
@@ -161,7 +158,11 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     await writeFile(p, bytes)
     await readTranscript(p, undefined, (e) => all.push(e.kind), { maxLineBytes: CAP })
     for (const cut of [1, 37, 38, 100, 200, 333, 900, 1500, bytes.length - 5]) {
-      for (const [chunkBytes, backgroundBytes] of [[3, undefined], [64, undefined], [64, 0]] as const) {
+      for (const [chunkBytes, backgroundBytes] of [
+        [3, undefined],
+        [64, undefined],
+        [64, 0],
+      ] as const) {
         await writeFile(p, bytes.subarray(0, cut))
         const got: string[] = []
         const first = await readTranscript(p, undefined, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
@@ -206,9 +207,16 @@ describe('readTranscript: a callback that throws', () => {
     const p = join(dir, 'throws.jsonl')
     await writeFile(p, jsonl(Array.from({ length: 200 }, (_, i) => prompt(`line ${i}`))))
     const boom = new Error('boom')
-    await expect(readTranscript(p, undefined, () => {
-      throw boom
-    }, { chunkBytes: 512, backgroundBytes })).rejects.toBe(boom)
+    await expect(
+      readTranscript(
+        p,
+        undefined,
+        () => {
+          throw boom
+        },
+        { chunkBytes: 512, backgroundBytes },
+      ),
+    ).rejects.toBe(boom)
   })
 })
 
@@ -221,8 +229,14 @@ describe('decodeLine', () => {
     ['line and paragraph separators, NBSP at both ends', Buffer.from(`\u00A0{"t":"${pad}\u2028\u2029"}\u00A0`)],
     ['ASCII only', Buffer.from(`{"t":"${pad}"}`)],
     ['a short line', Buffer.from('{"t":"→"}')],
-    ['malformed UTF-8 (a cut sequence, a lone continuation byte)', Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xe2, 0x86, 0x41, 0x80]), Buffer.from('"}')])],
-    ['an overlong encoding and an encoded surrogate', Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')])],
+    [
+      'malformed UTF-8 (a cut sequence, a lone continuation byte)',
+      Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xe2, 0x86, 0x41, 0x80]), Buffer.from('"}')]),
+    ],
+    [
+      'an overlong encoding and an encoded surrogate',
+      Buffer.concat([Buffer.from(`{"t":"${pad}`), Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    ],
   ]
   it.each(cases)('gives what toString("utf8") gives: %s', (_, bytes) => {
     const framed = Buffer.concat([Buffer.from('ab'), bytes, Buffer.from('cd')])

@@ -166,7 +166,7 @@ export async function readTranscript(
     let scratch: Buffer | undefined
     const newlineIn = async (offset: number, limit: number): Promise<number> => {
       scratch ??= Buffer.allocUnsafe(chunk)
-      for (let at = offset; at < Math.min(limit, size); ) {
+      for (let at = offset; at < Math.min(limit, size);) {
         const n = await readAt(scratch, 0, Math.min(chunk, Math.min(limit, size) - at), at)
         if (n <= 0) return -1
         const nl = scratch.subarray(0, n).indexOf(0x0a)
@@ -179,7 +179,7 @@ export async function readTranscript(
     /** Bytes [a, b) of the file, or undefined when it ended first. */
     const bytesAt = async (a: number, b: number): Promise<Buffer | undefined> => {
       const out = Buffer.allocUnsafe(b - a)
-      for (let got = 0; got < out.length; ) {
+      for (let got = 0; got < out.length;) {
         const n = await readAt(out, got, out.length - got, a + got)
         if (n <= 0) return undefined
         got += n

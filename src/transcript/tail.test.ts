@@ -27,18 +27,34 @@ describe('latestUsage: the usage of the last main-thread reply, read from the en
 
   it('skips sidechain replies and reads past a last line larger than the first window', async () => {
     const big = 'y'.repeat(200_000)
-    const p = file(jsonl([assistantText('main', { model: 'claude-sonnet-4-5' }), assistantText('side', { sidechain: true, model: 'claude-haiku-4-5' }), toolUse('t1', 'Read', { file_path: '/x' }), toolResult('t1', big)]))
+    const p = file(
+      jsonl([
+        assistantText('main', { model: 'claude-sonnet-4-5' }),
+        assistantText('side', { sidechain: true, model: 'claude-haiku-4-5' }),
+        toolUse('t1', 'Read', { file_path: '/x' }),
+        toolResult('t1', big),
+      ]),
+    )
     // The tool_use line carries usage too (input 10, no cache): it is the last main-thread reply.
     expect(await latestUsage(p)).toMatchObject({ tokens: 10, model: 'claude-sonnet-4-5' })
   })
 
   it('passes over a later sidechain reply and an API error', async () => {
-    const p = file(jsonl([assistantText('main', { model: 'claude-sonnet-4-5' }), assistantText('side', { sidechain: true, model: 'claude-haiku-4-5' }), assistantText('x', { model: '<synthetic>' })]))
+    const p = file(
+      jsonl([
+        assistantText('main', { model: 'claude-sonnet-4-5' }),
+        assistantText('side', { sidechain: true, model: 'claude-haiku-4-5' }),
+        assistantText('x', { model: '<synthetic>' }),
+      ]),
+    )
     expect(await latestUsage(p)).toMatchObject({ tokens: TOKENS, model: 'claude-sonnet-4-5' })
   })
 
   it('handles CRLF lines and a file without a trailing newline', async () => {
-    const text = jsonl([prompt('a'), assistantText('b')]).trimEnd().split('\n').join('\r\n')
+    const text = jsonl([prompt('a'), assistantText('b')])
+      .trimEnd()
+      .split('\n')
+      .join('\r\n')
     expect(await latestUsage(file(text))).toMatchObject({ tokens: TOKENS })
   })
 
@@ -70,7 +86,8 @@ describe.skipIf(!CORPUS_PRESENT)('latestUsage agrees with the parser on every co
       let expected: { tokens: number; model?: string } | undefined
       text.split('\n').forEach((line, i) => {
         for (const e of parseLine(line, i + 1).entries) {
-          if (e.kind === 'assistant' && !e.sidechain && !e.apiError && e.usage) expected = { tokens: e.usage.input + e.usage.cacheRead + e.usage.cacheCreation, ...(e.model ? { model: e.model } : {}) }
+          if (e.kind === 'assistant' && !e.sidechain && !e.apiError && e.usage)
+            expected = { tokens: e.usage.input + e.usage.cacheRead + e.usage.cacheCreation, ...(e.model ? { model: e.model } : {}) }
         }
       })
       const got = await latestUsage(path, Buffer.byteLength(text) + 1)

@@ -24,7 +24,7 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
       // line, which is never read unless it is the file's first): fewer buffer calls, each compiled on first
       // use in a hook process, than finding the lines as bytes.
       const text = buf.toString('utf8', 0, (await fh.read(buf, 0, window, start)).bytesRead)
-      for (let end = text.length; end > 0; ) {
+      for (let end = text.length; end > 0;) {
         const nl = text.lastIndexOf('\n', end - 1)
         if (nl < 0 && start > 0) break // the first piece may be the middle of a line
         const line = text.slice(nl + 1, end)
@@ -63,7 +63,11 @@ function usageOf(text: string): TailUsage | undefined {
   if (model === '<synthetic>' || !(typeof content === 'string' || (Array.isArray(content) && content.some(isObject)))) return undefined
   const u = message.usage
   const timestamp = str(r.timestamp)
-  return { tokens: count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens), ...(model ? { model } : {}), ...(timestamp ? { timestamp } : {}) }
+  return {
+    tokens: count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens),
+    ...(model ? { model } : {}),
+    ...(timestamp ? { timestamp } : {}),
+  }
 }
 
 /**

@@ -25,9 +25,7 @@ export interface PromptEntry extends EntryBase {
 }
 
 export type AssistantBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking' }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  { type: 'text'; text: string } | { type: 'thinking' } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
 
 export interface AssistantEntry extends EntryBase {
   kind: 'assistant'

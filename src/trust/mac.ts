@@ -51,7 +51,8 @@ export function unsealJson(seal: Seal, path: string, text: string): Unsealed {
   const json = compact ? `{${text.slice(m[0].length)}` : `{\n${text.slice(m[0].length)}`
   const expected = Buffer.from(macOf(seal.key, placeOf(seal, path), json), 'hex')
   const found = Buffer.from(m[1]!, 'hex')
-  if (!crypto().timingSafeEqual(expected, found)) return { ok: false, reason: 'its seal does not match (written with another key, changed since, or moved from another place)' }
+  if (!crypto().timingSafeEqual(expected, found))
+    return { ok: false, reason: 'its seal does not match (written with another key, changed since, or moved from another place)' }
   return { ok: true, json }
 }
 

@@ -17,7 +17,8 @@ export async function ensureKey(home: string): Promise<Buffer> {
   const existing = await readKey(home)
   if (existing) return existing
   const problem = await keyProblem(home)
-  if (problem) throw new KeyUnusable(`${problem}: bookmark cannot tell its own files (remove it to start a new key; files sealed with the old one are then ignored)`)
+  if (problem)
+    throw new KeyUnusable(`${problem}: bookmark cannot tell its own files (remove it to start a new key; files sealed with the old one are then ignored)`)
   await ensureDir(home)
   const tmp = `${keyPath(home)}.${process.pid}.${randomHex(4)}.tmp`
   const fh = await open(tmp, 'wx', 0o600)
@@ -37,4 +38,3 @@ export async function ensureKey(home: string): Promise<Buffer> {
   if (!key) throw new KeyUnusable(`${keyPath(home)} could not be read back after it was made`)
   return key
 }
-

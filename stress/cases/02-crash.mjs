@@ -36,12 +36,27 @@ export async function run(ctx) {
     n++
     const sid = `crash-${String(n).padStart(5, '0')}`
     // Four captures in five are `bookmark snapshot`, one is a Stop hook: both die the same way.
-    if (n % 5 === 0) return { args: ['stop'], stdin: JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: true, last_assistant_message: `reply ${n}` }) }
+    if (n % 5 === 0)
+      return {
+        args: ['stop'],
+        stdin: JSON.stringify({
+          session_id: sid,
+          transcript_path: transcript,
+          cwd: project,
+          hook_event_name: 'Stop',
+          stop_hook_active: true,
+          last_assistant_message: `reply ${n}`,
+        }),
+      }
     return { args: ['snapshot', '--transcript', transcript, '--session-id', sid, '--cwd', project, '--json'] }
   }
 
   // Typical runtime of a whole capture under the same parallel load.
-  const calib = await pool(Array.from({ length: width * 2 }, () => args()), width, (a) => runCli(a.args, { env, cwd: project, stdin: a.stdin, timeoutMs: 60_000 }))
+  const calib = await pool(
+    Array.from({ length: width * 2 }, () => args()),
+    width,
+    (a) => runCli(a.args, { env, cwd: project, stdin: a.stdin, timeoutMs: 60_000 }),
+  )
   const times = calib.map((x) => x.ms).sort((a, b) => a - b)
   const typical = times[Math.floor(times.length / 2)]
   c.figure('typicalMs', Math.round(typical))
@@ -50,30 +65,47 @@ export async function run(ctx) {
   let killed = 0
   let finished = 0
   const finishedBadly = []
-  await pool(Array.from({ length: kills }, (_, i) => i), width, async () => {
-    const a = args()
-    const delay = r() * typical * 1.1
-    const { child, done } = spawnCli(a.args, { env, cwd: project, stdin: a.stdin, timeoutMs: 60_000 })
-    const timer = setTimeout(() => child.kill('SIGKILL'), delay)
-    const res = await done
-    clearTimeout(timer)
-    if (res.signal === 'SIGKILL' && !res.timedOut) killed++
-    else {
-      finished++
-      if (res.code !== 0) finishedBadly.push(`exit ${res.code}: ${res.stderr.trim().split('\n').pop()?.slice(0, 160)}`)
-      if (a.args[0] === 'stop' && hookOutputProblem('stop', res.stdout)) finishedBadly.push(hookOutputProblem('stop', res.stdout))
-    }
-  })
+  await pool(
+    Array.from({ length: kills }, (_, i) => i),
+    width,
+    async () => {
+      const a = args()
+      const delay = r() * typical * 1.1
+      const { child, done } = spawnCli(a.args, { env, cwd: project, stdin: a.stdin, timeoutMs: 60_000 })
+      const timer = setTimeout(() => child.kill('SIGKILL'), delay)
+      const res = await done
+      clearTimeout(timer)
+      if (res.signal === 'SIGKILL' && !res.timedOut) killed++
+      else {
+        finished++
+        if (res.code !== 0) finishedBadly.push(`exit ${res.code}: ${res.stderr.trim().split('\n').pop()?.slice(0, 160)}`)
+        if (a.args[0] === 'stop' && hookOutputProblem('stop', res.stdout)) finishedBadly.push(hookOutputProblem('stop', res.stdout))
+      }
+    },
+  )
   c.figure('killed', killed)
   c.figure('finishedBeforeKill', finished)
-  c.check('captures that were not killed succeed', finishedBadly.length === 0, finishedBadly.slice(0, 2).join(' | ') || `${finished} finished before their kill, all exit 0`)
+  c.check(
+    'captures that were not killed succeed',
+    finishedBadly.length === 0,
+    finishedBadly.slice(0, 2).join(' | ') || `${finished} finished before their kill, all exit 0`,
+  )
 
   // Right after the kills, before anything repairs: the stored files and the index.
   const a1 = [auditStore(store), auditStore(sb.bookmarkHome)]
   const problems = a1.flatMap((a) => a.problems)
-  c.check('every stored file parses after the kills', problems.length === 0, problems.slice(0, 3).join(' | ') || `${a1.reduce((k, a) => k + a.parsed, 0)} files parse (${a1.reduce((k, a) => k + a.temps.length, 0)} temp files and ${a1.reduce((k, a) => k + a.locks.length, 0)} lock files of killed processes apart)`)
+  c.check(
+    'every stored file parses after the kills',
+    problems.length === 0,
+    problems.slice(0, 3).join(' | ') ||
+      `${a1.reduce((k, a) => k + a.parsed, 0)} files parse (${a1.reduce((k, a) => k + a.temps.length, 0)} temp files and ${a1.reduce((k, a) => k + a.locks.length, 0)} lock files of killed processes apart)`,
+  )
   const idx1 = indexAudit(project)
-  c.check('the index only lists snapshots that exist', idx1.indexParses && idx1.missing.length === 0, `${idx1.listed.length} listed, ${idx1.missing.length} missing${idx1.missing[0] ? ` (e.g. ${idx1.missing[0]})` : ''}; ${idx1.unlisted.length} unlisted files (orphans of killed captures)`)
+  c.check(
+    'the index only lists snapshots that exist',
+    idx1.indexParses && idx1.missing.length === 0,
+    `${idx1.listed.length} listed, ${idx1.missing.length} missing${idx1.missing[0] ? ` (e.g. ${idx1.missing[0]})` : ''}; ${idx1.unlisted.length} unlisted files (orphans of killed captures)`,
+  )
   const reg1 = registryEntries(sb.bookmarkHome)
   c.check('the registry parses', reg1.parses || !existsSync(join(sb.bookmarkHome, 'registry.json')), `${reg1.entries.length} entries`)
   const leftLocks = a1.flatMap((a) => a.locks)
@@ -99,16 +131,33 @@ export async function run(ctx) {
   utimesSync(join(state, 'cursors', 'recover-0000.lock'), halfOld, halfOld)
 
   // The next capture (and a Stop hook) succeed, taking over every lock, quickly.
-  const next = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'recover-0000', '--cwd', project, '--json'], { env, cwd: project, timeoutMs: 60_000 })
+  const next = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'recover-0000', '--cwd', project, '--json'], {
+    env,
+    cwd: project,
+    timeoutMs: 60_000,
+  })
   let written = false
   try {
     written = JSON.parse(next.stdout).written === true
   } catch {
     written = false
   }
-  const stop = await runCli(['stop'], { env, cwd: project, stdin: JSON.stringify({ session_id: 'recover-0001', transcript_path: transcript, cwd: project, stop_hook_active: true }), timeoutMs: 60_000 })
-  c.check('the next capture succeeds, taking over the locks left behind', next.code === 0 && written && stop.code === 0 && !/failed|error/i.test(stop.stderr), `snapshot exit ${next.code}, written ${written}, ${Math.round(next.ms)} ms with ${leftLocks.length} locks left by kills + 3 planted (dead owner, half-written, empty); stop hook exit ${stop.code} ${Math.round(stop.ms)} ms${stop.stderr.trim() ? `: ${stop.stderr.trim().split('\n').pop().slice(0, 160)}` : ''}`)
-  c.check('lock takeover is quick (< 5 s, not the 30 s age limit)', next.ms < 5_000 + typical * 2, `${Math.round(next.ms)} ms (a capture takes ~${Math.round(typical)} ms)`)
+  const stop = await runCli(['stop'], {
+    env,
+    cwd: project,
+    stdin: JSON.stringify({ session_id: 'recover-0001', transcript_path: transcript, cwd: project, stop_hook_active: true }),
+    timeoutMs: 60_000,
+  })
+  c.check(
+    'the next capture succeeds, taking over the locks left behind',
+    next.code === 0 && written && stop.code === 0 && !/failed|error/i.test(stop.stderr),
+    `snapshot exit ${next.code}, written ${written}, ${Math.round(next.ms)} ms with ${leftLocks.length} locks left by kills + 3 planted (dead owner, half-written, empty); stop hook exit ${stop.code} ${Math.round(stop.ms)} ms${stop.stderr.trim() ? `: ${stop.stderr.trim().split('\n').pop().slice(0, 160)}` : ''}`,
+  )
+  c.check(
+    'lock takeover is quick (< 5 s, not the 30 s age limit)',
+    next.ms < 5_000 + typical * 2,
+    `${Math.round(next.ms)} ms (a capture takes ~${Math.round(typical)} ms)`,
+  )
   const locksAfter = [auditStore(store), auditStore(sb.bookmarkHome)].flatMap((a) => a.locks)
   const stale = locksAfter.filter((l) => ['store.lock', 'registry.lock', 'cursors/recover-0000.lock'].some((n) => l === n || l.endsWith(`/${n}`)))
   c.check('taken-over locks are released', stale.length === 0, stale.join(', ') || 'none of the planted locks remain')
@@ -136,18 +185,44 @@ export async function run(ctx) {
     const d = t.includes('/') ? t.slice(0, t.lastIndexOf('/')) : '.'
     byDir[d] = (byDir[d] ?? 0) + 1
   }
-  c.check('no half-written file remains: temp files of killed writes swept (aged past 10 min)', temps2.length === 0, temps2.length ? `${temps2.length} of ${leftTemps.length} (${leftTemps.length - 7} from the kills + 7 planted) remain after the sweep: ${Object.entries(byDir).map(([d, k]) => `${d} ${k}`).join(', ')} (e.g. ${temps2[0]})` : `${leftTemps.length} temp files swept`)
+  c.check(
+    'no half-written file remains: temp files of killed writes swept (aged past 10 min)',
+    temps2.length === 0,
+    temps2.length
+      ? `${temps2.length} of ${leftTemps.length} (${leftTemps.length - 7} from the kills + 7 planted) remain after the sweep: ${Object.entries(byDir)
+          .map(([d, k]) => `${d} ${k}`)
+          .join(', ')} (e.g. ${temps2[0]})`
+      : `${leftTemps.length} temp files swept`,
+  )
   const locks2 = a2.flatMap((a) => a.locks)
   if (locks2.length > 0) c.note(`${locks2.length} lock files of killed captures remain (e.g. ${locks2[0]}); each is taken over when its session captures again`)
-  c.check('orphan snapshot files swept (aged past 10 min)', idx2.unlisted.length === 0 && idx2.missing.length === 0, `${idx2.unlisted.length} unlisted snapshot files remain, ${idx2.missing.length} listed-but-missing`)
+  c.check(
+    'orphan snapshot files swept (aged past 10 min)',
+    idx2.unlisted.length === 0 && idx2.missing.length === 0,
+    `${idx2.unlisted.length} unlisted snapshot files remain, ${idx2.missing.length} listed-but-missing`,
+  )
   const problems2 = a2.flatMap((a) => a.problems)
-  c.check('every stored file parses after recovery', problems2.length === 0, problems2.slice(0, 3).join(' | ') || `${a2.reduce((k, a) => k + a.parsed, 0)} files parse`)
+  c.check(
+    'every stored file parses after recovery',
+    problems2.length === 0,
+    problems2.slice(0, 3).join(' | ') || `${a2.reduce((k, a) => k + a.parsed, 0)} files parse`,
+  )
 
   const doc = await runDoctor(env, project)
   if (!doc.available) c.skip('doctor reports no store error after recovery', doc.reason)
   else {
     const errs = doc.report.checks.filter((x) => x.status === 'error' && ['storage', 'index', 'registry'].includes(x.id))
-    c.check('doctor reports no store error after recovery', errs.length === 0, errs.map((x) => x.message).join(' | ').slice(0, 300) || 'storage, index and registry checks clean')
+    c.check(
+      'doctor reports no store error after recovery',
+      errs.length === 0,
+      errs
+        .map((x) => x.message)
+        .join(' | ')
+        .slice(0, 300) || 'storage, index and registry checks clean',
+    )
   }
-  return c.result(`${killed} captures SIGKILLed at random moments (${kills} launched, ${width} at a time, ${(gen.bytes / 2 ** 20).toFixed(1)} MB transcript, ~${Math.round(typical)} ms per capture)`, 'stored files parse, index lists only existing snapshots, next capture succeeds, locks recovered, leftovers swept')
+  return c.result(
+    `${killed} captures SIGKILLed at random moments (${kills} launched, ${width} at a time, ${(gen.bytes / 2 ** 20).toFixed(1)} MB transcript, ~${Math.round(typical)} ms per capture)`,
+    'stored files parse, index lists only existing snapshots, next capture succeeds, locks recovered, leftovers swept',
+  )
 }

@@ -53,7 +53,14 @@ function canMount(dir) {
     unmountAll()
     return { ok: true }
   } catch (e) {
-    return { ok: false, reason: `mount -t tmpfs failed (${String(e.stderr ?? e.message).trim().split('\n')[0]}); run as root for the ENOSPC part` }
+    return {
+      ok: false,
+      reason: `mount -t tmpfs failed (${
+        String(e.stderr ?? e.message)
+          .trim()
+          .split('\n')[0]
+      }); run as root for the ENOSPC part`,
+    }
   }
 }
 
@@ -106,7 +113,17 @@ export async function run(ctx) {
   let slowest = 0
 
   const hook = async (env, project, t, sid, kind, extra = {}) => {
-    const payload = JSON.stringify({ session_id: sid, transcript_path: t, cwd: project, hook_event_name: kind, stop_hook_active: true, source: 'startup', prompt: 'go on', trigger: 'auto', ...extra })
+    const payload = JSON.stringify({
+      session_id: sid,
+      transcript_path: t,
+      cwd: project,
+      hook_event_name: kind,
+      stop_hook_active: true,
+      source: 'startup',
+      prompt: 'go on',
+      trigger: 'auto',
+      ...extra,
+    })
     const res = await runCli([kind], { env, cwd: project, stdin: payload, timeoutMs: 30_000 })
     hookRuns++
     slowest = Math.max(slowest, res.ms)
@@ -120,7 +137,10 @@ export async function run(ctx) {
   const seen = new Set()
   const audit = (label, project, home) => {
     const found = []
-    for (const [where, dir] of [['.bookmark', join(project, '.bookmark')], ['~/.bookmark', home]]) {
+    for (const [where, dir] of [
+      ['.bookmark', join(project, '.bookmark')],
+      ['~/.bookmark', home],
+    ]) {
       const a = auditStore(dir)
       for (const t of a.temps) found.push(`temp file ${where}/${t}`)
       for (const l of a.locks) found.push(`lock file left behind ${where}/${l}`)
@@ -137,7 +157,17 @@ export async function run(ctx) {
     const doc = await runDoctor(env, project)
     if (!doc.available) return { skipped: doc.reason }
     const hit = doc.report.checks.find((x) => (x.status === 'error' || x.status === 'warn') && pattern.test(`${x.message} ${x.fix ?? ''}`))
-    return { ok: hit !== undefined, info: hit ? `${label}: doctor ${hit.status} "${hit.message.slice(0, 140)}"` : `${label}: doctor says nothing matching ${pattern} (${doc.report.checks.filter((x) => x.status !== 'ok' && x.status !== 'info').map((x) => `${x.status} ${x.id}: ${x.message.slice(0, 80)}`).join('; ') || 'all ok'})` }
+    return {
+      ok: hit !== undefined,
+      info: hit
+        ? `${label}: doctor ${hit.status} "${hit.message.slice(0, 140)}"`
+        : `${label}: doctor says nothing matching ${pattern} (${
+            doc.report.checks
+              .filter((x) => x.status !== 'ok' && x.status !== 'info')
+              .map((x) => `${x.status} ${x.id}: ${x.message.slice(0, 80)}`)
+              .join('; ') || 'all ok'
+          })`,
+    }
   }
   const doctorResults = []
 
@@ -168,12 +198,21 @@ export async function run(ctx) {
       }
       const cli = await runCli(['snapshot', '--transcript', t, '--cwd', project, '--json'], { env, cwd: project, timeoutMs: 30_000 })
       const cliLines = cli.stderr.split('\n').filter(Boolean)
-      c.check('`bookmark snapshot` on a full disk: exit 1 with a one-line error', cli.code === 1 && cliLines.length === 1, `exit ${cli.code}, ${cliLines.length} stderr lines: ${cliLines[0]?.slice(0, 160)}`)
+      c.check(
+        '`bookmark snapshot` on a full disk: exit 1 with a one-line error',
+        cli.code === 1 && cliLines.length === 1,
+        `exit ${cli.code}, ${cliLines.length} stderr lines: ${cliLines[0]?.slice(0, 160)}`,
+      )
       audit('full disk', project, sb.bookmarkHome)
       const after = snapshotState(project)
       if (after.index !== before.index) intactProblems.push('full disk: index.json changed or was lost')
       if (after.latest !== before.latest) intactProblems.push('full disk: LATEST.md changed or was lost')
-      c.check('ENOSPC: project disk full', hookProblems.length === 0 && halfWritten.length === 0 && intactProblems.length === 0, [...hookProblems, ...halfWritten, ...intactProblems].slice(0, 3).join(' | ') || '4 hooks exit 0 with valid output; previous index and LATEST.md intact; no temp file')
+      c.check(
+        'ENOSPC: project disk full',
+        hookProblems.length === 0 && halfWritten.length === 0 && intactProblems.length === 0,
+        [...hookProblems, ...halfWritten, ...intactProblems].slice(0, 3).join(' | ') ||
+          '4 hooks exit 0 with valid output; previous index and LATEST.md intact; no temp file',
+      )
       doctorResults.push(await doctorReports('project disk full', env, project, /ENOSPC|no space|disk (is )?full|not writable/i))
 
       // --- the sweep: a few KB left at each step, so each capture fails at another file ---
@@ -194,7 +233,12 @@ export async function run(ctx) {
       audit('space again', project, sb.bookmarkHome)
       const idx = indexAudit(project)
       const sweepBad = [...hookProblems, ...halfWritten].slice(sweepStart)
-      c.check(`ENOSPC sweep (${sweepLevels.length} levels, ${sweepLevels[0]}-${sweepLevels[sweepLevels.length - 1]} KB free)`, sweepBad.length === 0 && idx.unlisted.length === 0, sweepBad.slice(0, 3).join(' | ') || `every step: hook exit 0, valid output, no temp file, every file parses, index = files (${idx.listed.length}); a capture with space again succeeds`)
+      c.check(
+        `ENOSPC sweep (${sweepLevels.length} levels, ${sweepLevels[0]}-${sweepLevels[sweepLevels.length - 1]} KB free)`,
+        sweepBad.length === 0 && idx.unlisted.length === 0,
+        sweepBad.slice(0, 3).join(' | ') ||
+          `every step: hook exit 0, valid output, no temp file, every file parses, index = files (${idx.listed.length}); a capture with space again succeeds`,
+      )
 
       // --- ~/.bookmark full (a fresh project on the ordinary disk, so nothing else is there to report) ---
       const homeDisk = join(sb.dir, 'homedisk')
@@ -219,7 +263,12 @@ export async function run(ctx) {
       const regAfter = existsSync(join(home2, 'registry.json')) ? readFileSync(join(home2, 'registry.json'), 'utf8') : undefined
       const homeBad = [...hookProblems, ...halfWritten].slice(startHome)
       if (regAfter !== regBefore) homeBad.push('registry.json changed while its disk was full')
-      c.check('ENOSPC: ~/.bookmark full', homeBad.length === 0, homeBad.slice(0, 3).join(' | ') || `hooks exit 0 with valid output, registry intact, no temp file (stderr: ${r2.stderr.trim().split('\n').slice(0, 2).join(' / ').slice(0, 160) || 'nothing'})`)
+      c.check(
+        'ENOSPC: ~/.bookmark full',
+        homeBad.length === 0,
+        homeBad.slice(0, 3).join(' | ') ||
+          `hooks exit 0 with valid output, registry intact, no temp file (stderr: ${r2.stderr.trim().split('\n').slice(0, 2).join(' / ').slice(0, 160) || 'nothing'})`,
+      )
       doctorResults.push(await doctorReports('~/.bookmark full', env2, project2, /ENOSPC|no space|disk (is )?full|registry not updated|not writable/i))
       rmSync(f2)
       unmountAll()
@@ -266,7 +315,12 @@ export async function run(ctx) {
       await hook(env, project, t, sid, 'restore')
       audit('read-only ~/.bookmark', project, home)
       const bad2 = [...hookProblems, ...halfWritten].slice(start2)
-      c.check(`read-only ~/.bookmark (${how})`, bad2.length === 0, bad2.slice(0, 3).join(' | ') || `hooks exit 0 with valid output (stderr: ${r3.stderr.trim().split('\n').slice(0, 2).join(' / ').slice(0, 160) || 'nothing'})`)
+      c.check(
+        `read-only ~/.bookmark (${how})`,
+        bad2.length === 0,
+        bad2.slice(0, 3).join(' | ') ||
+          `hooks exit 0 with valid output (stderr: ${r3.stderr.trim().split('\n').slice(0, 2).join(' / ').slice(0, 160) || 'nothing'})`,
+      )
       doctorResults.push(await doctorReports('read-only ~/.bookmark', env, project, /not writable|read-only|EROFS|EACCES/i))
       if (probe.ok) unmountAll()
       else chmodSync(home, 0o700)
@@ -284,5 +338,8 @@ export async function run(ctx) {
   c.figure('hookRuns', hookRuns)
   c.figure('failedCaptures', failedWrites)
   c.figure('slowestHookMs', Math.round(slowest))
-  return c.result(`${probe.ok ? `tmpfs: project disk full + ${sweepLevels.length}-step sweep of free space, ~/.bookmark full; ` : ''}read-only .bookmark/ and ~/.bookmark${probe.ok ? ' (bind mounts)' : ''}; ${hookRuns} hook runs`, 'hooks exit 0 with valid output, nothing half-written, previous state intact, doctor reports it')
+  return c.result(
+    `${probe.ok ? `tmpfs: project disk full + ${sweepLevels.length}-step sweep of free space, ~/.bookmark full; ` : ''}read-only .bookmark/ and ~/.bookmark${probe.ok ? ' (bind mounts)' : ''}; ${hookRuns} hook runs`,
+    'hooks exit 0 with valid output, nothing half-written, previous state intact, doctor reports it',
+  )
 }

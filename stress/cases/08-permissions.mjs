@@ -20,7 +20,12 @@ async function mixedRun(umask) {
   const sid = 'perm0000-0000-4000-8000-000000000000'
   const t = join(sb.dir, `${sid}.jsonl`)
   const g = lines(sid, project)
-  writeTranscript(t, [...g.turn(1, 'src/a.ts'), ...g.turn(2, 'src/b.ts'), g.prompt('one more request about the exporter'), g.prompt('and another one about its tests')])
+  writeTranscript(t, [
+    ...g.turn(1, 'src/a.ts'),
+    ...g.turn(2, 'src/b.ts'),
+    g.prompt('one more request about the exporter'),
+    g.prompt('and another one about its tests'),
+  ])
   const run = (args, stdin, cwd = project) => runCli(args, { env, cwd, stdin, umask, timeoutMs: 30_000 })
   const p = (extra) => JSON.stringify({ session_id: sid, transcript_path: t, cwd: project, ...extra })
   await run(['snapshot', '--transcript', t, '--cwd', project, '--json'])
@@ -48,7 +53,10 @@ export async function run() {
     const { sb, project } = await mixedRun(umask)
     const wrong = []
     const kinds = new Set()
-    for (const [label, dir] of [['~/.bookmark', sb.bookmarkHome], ['.bookmark', join(project, '.bookmark')]]) {
+    for (const [label, dir] of [
+      ['~/.bookmark', sb.bookmarkHome],
+      ['.bookmark', join(project, '.bookmark')],
+    ]) {
       const all = walk(dir)
       if (all.length === 0) wrong.push(`${label} was not created`)
       for (const e of all) {
@@ -59,7 +67,16 @@ export async function run() {
         else if (e.mode !== want) wrong.push(`${label}/${e.rel} is ${e.mode.toString(8).padStart(4, '0')} (want ${want.toString(8).padStart(4, '0')})`)
       }
     }
-    c.check(`umask ${umask}: ~/.bookmark and .bookmark/ 0700, every folder 0700, every file 0600`, wrong.length === 0, wrong.length ? wrong.slice(0, 6).join(', ') : `${kinds.size} kinds of entries (${[...kinds].filter((k) => k !== '.').slice(0, 30).join(', ')})`)
+    c.check(
+      `umask ${umask}: ~/.bookmark and .bookmark/ 0700, every folder 0700, every file 0600`,
+      wrong.length === 0,
+      wrong.length
+        ? wrong.slice(0, 6).join(', ')
+        : `${kinds.size} kinds of entries (${[...kinds]
+            .filter((k) => k !== '.')
+            .slice(0, 30)
+            .join(', ')})`,
+    )
   }
   // A ~/.bookmark that someone else created 0755 before the first capture: reported, not failed.
   const sb = sandbox('perm-pre')
@@ -70,5 +87,8 @@ export async function run() {
   await runCli(['snapshot', '--transcript', t, '--cwd', project], { env: sb.env, cwd: project, timeoutMs: 30_000 })
   const mode = statSync(sb.bookmarkHome).mode & 0o777
   c.note(`a ~/.bookmark created 0755 beforehand stays ${mode.toString(8)} after a capture (its files are 0600)`)
-  return c.result(`mixed run (snapshot, 4 hooks, block, compact, config x2, clear, logged failures, doctor) under umask 000 and 022; ${entries} entries walked`, '~/.bookmark and .bookmark/ 0700, folders 0700, files 0600')
+  return c.result(
+    `mixed run (snapshot, 4 hooks, block, compact, config x2, clear, logged failures, doctor) under umask 000 and 022; ${entries} entries walked`,
+    '~/.bookmark and .bookmark/ 0700, folders 0700, files 0600',
+  )
 }

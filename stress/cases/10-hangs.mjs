@@ -16,7 +16,21 @@ import { join } from 'node:path'
 import { Checks } from '../lib/result.mjs'
 import { appendTranscript, lines, writeTranscript } from '../lib/gen.mjs'
 import { gitProject, hookOutputProblem, pool, sandbox } from '../lib/sandbox.mjs'
-import { cmd, errorLogs, filesUnder, hasStackTrace, headerFromReason, hook, isFifo, parseJson, plantDir, plantFifo, plantLiveLock, snapshotFiles, stateDirOf } from '../lib/attack.mjs'
+import {
+  cmd,
+  errorLogs,
+  filesUnder,
+  hasStackTrace,
+  headerFromReason,
+  hook,
+  isFifo,
+  parseJson,
+  plantDir,
+  plantFifo,
+  plantLiveLock,
+  snapshotFiles,
+  stateDirOf,
+} from '../lib/attack.mjs'
 import { pick } from '../lib/env.mjs'
 
 export const name = '10 hangs'
@@ -72,7 +86,8 @@ function problem(command, r) {
     if (p) return p
   } else {
     if (r.code !== 0 && r.code !== 1) return `exit ${r.code}`
-    if (r.code === 1 && r.stderr.trim().split('\n').length > 1) return `a ${r.stderr.trim().split('\n').length}-line error: ${JSON.stringify(r.stderr.trim().slice(0, 120))}`
+    if (r.code === 1 && r.stderr.trim().split('\n').length > 1)
+      return `a ${r.stderr.trim().split('\n').length}-line error: ${JSON.stringify(r.stderr.trim().slice(0, 120))}`
   }
   if (hasStackTrace(r.stderr)) return `stack trace on stderr: ${JSON.stringify(r.stderr.trim().slice(0, 160))}`
   return ''
@@ -189,25 +204,57 @@ export async function run(ctx) {
   c.figure('hooks hung', hooks.filter((x) => x.timedOut).length)
   c.figure('runs hung', hung.length)
   c.figure('max ms', Math.round(maxMs))
-  const show = (xs) => xs.slice(0, 8).map((x) => `${x.command} with ${x.label}: ${x.problem}`).join('; ') + (xs.length > 8 ? `; … ${xs.length - 8} more` : '')
+  const show = (xs) =>
+    xs
+      .slice(0, 8)
+      .map((x) => `${x.command} with ${x.label}: ${x.problem}`)
+      .join('; ') + (xs.length > 8 ? `; … ${xs.length - 8} more` : '')
 
   const fifoRuns = all.filter((x) => x.kind === 'fifo')
   const lockRuns = all.filter((x) => x.kind !== 'fifo')
   const late = (xs) => xs.filter((x) => x.timedOut || x.ms > LIMIT_MS)
-  c.check(`every run with a FIFO in the store returns within ${LIMIT_MS / 1000} s`, late(fifoRuns).length === 0, late(fifoRuns).length ? `${late(fifoRuns).length} of ${fifoRuns.length}: ${show(late(fifoRuns))}` : `${fifoRuns.length} runs, max ${Math.round(Math.max(...fifoRuns.map((x) => x.ms)))} ms`)
-  c.check(`every run with a planted lock (folder, live owner an hour ahead) returns within ${LIMIT_MS / 1000} s`, late(lockRuns).length === 0, late(lockRuns).length ? `${late(lockRuns).length} of ${lockRuns.length}: ${show(late(lockRuns))}` : `${lockRuns.length} runs, max ${Math.round(Math.max(...lockRuns.map((x) => x.ms)))} ms`)
+  c.check(
+    `every run with a FIFO in the store returns within ${LIMIT_MS / 1000} s`,
+    late(fifoRuns).length === 0,
+    late(fifoRuns).length
+      ? `${late(fifoRuns).length} of ${fifoRuns.length}: ${show(late(fifoRuns))}`
+      : `${fifoRuns.length} runs, max ${Math.round(Math.max(...fifoRuns.map((x) => x.ms)))} ms`,
+  )
+  c.check(
+    `every run with a planted lock (folder, live owner an hour ahead) returns within ${LIMIT_MS / 1000} s`,
+    late(lockRuns).length === 0,
+    late(lockRuns).length
+      ? `${late(lockRuns).length} of ${lockRuns.length}: ${show(late(lockRuns))}`
+      : `${lockRuns.length} runs, max ${Math.round(Math.max(...lockRuns.map((x) => x.ms)))} ms`,
+  )
   const badHooks = hooks.filter((x) => !x.timedOut && x.problem && !/^took /.test(x.problem))
   c.check('hooks exit 0 with valid output', badHooks.length === 0, badHooks.length ? show(badHooks) : `${hooks.length} hook runs`)
   const cmds = all.filter((x) => !HOOKS.has(x.command))
   const badCmds = cmds.filter((x) => !x.timedOut && x.problem && !/^took /.test(x.problem))
-  c.check('commands exit 0 or 1 with at most a one-line error and no stack trace', badCmds.length === 0, badCmds.length ? show(badCmds) : `${cmds.length} command runs`)
+  c.check(
+    'commands exit 0 or 1 with at most a one-line error and no stack trace',
+    badCmds.length === 0,
+    badCmds.length ? show(badCmds) : `${cmds.length} command runs`,
+  )
   const captures = all.filter((x) => x.landed !== undefined)
   const lost = captures.filter((x) => !x.landed)
-  c.check("with a planted lock, the user's capture lands (or is logged as skipped, or a command says why)", lost.length === 0, lost.length ? `${lost.length} of ${captures.length} captures neither landed nor logged: ${lost.slice(0, 6).map((x) => `${x.command} with ${x.label}`).join('; ')}` : `${captures.length} captures`)
+  c.check(
+    "with a planted lock, the user's capture lands (or is logged as skipped, or a command says why)",
+    lost.length === 0,
+    lost.length
+      ? `${lost.length} of ${captures.length} captures neither landed nor logged: ${lost
+          .slice(0, 6)
+          .map((x) => `${x.command} with ${x.label}`)
+          .join('; ')}`
+      : `${captures.length} captures`,
+  )
   for (const r of results) {
     const bad = r.runs.filter((x) => x.problem)
     if (bad.length) c.note(`${r.pl.label}: ${bad.map((x) => `${x.command} ${x.timedOut ? 'hung' : x.problem}`).join(', ')}`)
   }
   const fifos = list.filter((p) => p.kind === 'fifo').length
-  return c.result(`${all.length} runs: ${fifos} FIFO plantings (project, home, ${template.stateDir ? 'state folder, ' : ''}cache) and ${list.length - fifos} lock plantings x up to 9 commands (stop, check, precompact, restore, status, doctor, snapshot, list, show)`, `every run returns within ${LIMIT_MS / 1000} s (killed at ${KILL_MS / 1000} s); hooks exit 0 with valid output; commands 0/1 without a stack trace; captures land or are logged`)
+  return c.result(
+    `${all.length} runs: ${fifos} FIFO plantings (project, home, ${template.stateDir ? 'state folder, ' : ''}cache) and ${list.length - fifos} lock plantings x up to 9 commands (stop, check, precompact, restore, status, doctor, snapshot, list, show)`,
+    `every run returns within ${LIMIT_MS / 1000} s (killed at ${KILL_MS / 1000} s); hooks exit 0 with valid output; commands 0/1 without a stack trace; captures land or are logged`,
+  )
 }

@@ -42,7 +42,14 @@ globalThis.Date = ShiftedDate
 
 function work(g, cwd, tag, n) {
   const out = [g.prompt(`${tag}: refactor module ${n} and keep the tests green`)]
-  out.push(...g.call(`${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}${n}`, 'Write', { file_path: join(cwd, `src/${tag.toLowerCase()}-${n}.ts`), content: `export const v = ${n}\n` }, { type: 'create', filePath: join(cwd, `src/${tag.toLowerCase()}-${n}.ts`), content: '', structuredPatch: [], originalFile: null }))
+  out.push(
+    ...g.call(
+      `${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}${n}`,
+      'Write',
+      { file_path: join(cwd, `src/${tag.toLowerCase()}-${n}.ts`), content: `export const v = ${n}\n` },
+      { type: 'create', filePath: join(cwd, `src/${tag.toLowerCase()}-${n}.ts`), content: '', structuredPatch: [], originalFile: null },
+    ),
+  )
   out.push(g.assistantText(`Done with ${tag}.`))
   return out
 }
@@ -68,8 +75,16 @@ export async function run(ctx) {
   const s1 = await hook('stop', wA, {}, { env: ahead })
   captures++
   const header = headerFromReason(parseJson(s1.stdout)?.reason)
-  c.check('control: the shifted clock reaches the CLI (its first Stop header is dated ahead)', header !== undefined && /written:\s*(\d{4})/.exec(header)?.[1] > String(new Date().getUTCFullYear() + 2), header ? header.split('\n').find((l) => l.startsWith('written')) ?? 'no written: line' : `no block (stdout ${JSON.stringify(s1.stdout.slice(0, 120))})`)
-  if (header) writeFileSync(join(p, '.bookmark', 'bookmark.context.md'), `${header}# Handoff\n\n## Task\nRefactor the modules.\n\n## Progress\nModule 1 done.\n\n## Next step\nModule 2.\n`)
+  c.check(
+    'control: the shifted clock reaches the CLI (its first Stop header is dated ahead)',
+    header !== undefined && /written:\s*(\d{4})/.exec(header)?.[1] > String(new Date().getUTCFullYear() + 2),
+    header ? (header.split('\n').find((l) => l.startsWith('written')) ?? 'no written: line') : `no block (stdout ${JSON.stringify(s1.stdout.slice(0, 120))})`,
+  )
+  if (header)
+    writeFileSync(
+      join(p, '.bookmark', 'bookmark.context.md'),
+      `${header}# Handoff\n\n## Task\nRefactor the modules.\n\n## Progress\nModule 1 done.\n\n## Next step\nModule 2.\n`,
+    )
   appendTranscript(tA, work(gA, p, 'FUTURE-2', 2))
   await hook('stop', wA, {}, { env: ahead })
   captures++
@@ -112,15 +127,23 @@ export async function run(ctx) {
   const show = await cmd(['show'], wA)
   views.push({ label: 'show', ok: show.stdout.includes(LAST), text: show.stdout })
   const showJson = parseJson((await cmd(['show', '--json'], wA)).stdout)
-  views.push({ label: 'show --json', ok: JSON.stringify(showJson?.task ?? showJson?.snapshot?.task ?? '').includes(LAST), text: JSON.stringify(showJson ?? {}).slice(0, 300) })
+  views.push({
+    label: 'show --json',
+    ok: JSON.stringify(showJson?.task ?? showJson?.snapshot?.task ?? '').includes(LAST),
+    text: JSON.stringify(showJson ?? {}).slice(0, 300),
+  })
   const list = parseJson((await cmd(['list', '--json'], wA)).stdout)
   views.push({ label: 'list --json (first entry)', ok: String(list?.entries?.[0]?.task ?? '').includes(LAST), text: JSON.stringify(list?.entries?.[0] ?? {}) })
   const status = parseJson((await cmd(['status', '--json'], wA)).stdout)
-  if (typeof status?.latest?.task === 'string') views.push({ label: 'status --json latest', ok: status.latest.task.includes(LAST), text: JSON.stringify(status.latest) })
+  if (typeof status?.latest?.task === 'string')
+    views.push({ label: 'status --json latest', ok: status.latest.task.includes(LAST), text: JSON.stringify(status.latest) })
   const mcp = await mcpCalls(env, p, [{ name: 'bookmark_show', arguments: { cwd: p } }])
   if (mcp.available) {
     // the show tool answers with the snapshot JSON: the latest is the one whose task is the last request
-    const shown = mcp.text.split('\n').map(parseJson).find((m) => m?.id === 1)
+    const shown = mcp.text
+      .split('\n')
+      .map(parseJson)
+      .find((m) => m?.id === 1)
     const text = JSON.stringify(shown ?? {})
     views.push({ label: 'mcp bookmark_show', ok: text.includes(LAST), text: text.slice(0, 300) })
   } else c.skip('MCP bookmark_show presents the latest', 'this build has no `bookmark mcp` command')
@@ -130,12 +153,27 @@ export async function run(ctx) {
   c.figure('captures ahead', 3)
   c.figure('wrong latest', wrong.length)
   c.figure('files dated ahead', touched)
-  c.check('control: while the clock ran ahead, list showed the ahead capture as latest', String(listAhead?.entries?.[0]?.task ?? '').includes('FUTURE-3'), JSON.stringify(listAhead?.entries?.[0]?.task ?? null))
-  c.check('startup restore, show, list, status and MCP present the last real-time capture as latest', wrong.length === 0, wrong.length ? wrong.map((v) => `${v.label}: ${JSON.stringify(v.text.slice(0, 200))}`).join(' | ') : `${views.length} views show "${LAST}"`)
+  c.check(
+    'control: while the clock ran ahead, list showed the ahead capture as latest',
+    String(listAhead?.entries?.[0]?.task ?? '').includes('FUTURE-3'),
+    JSON.stringify(listAhead?.entries?.[0]?.task ?? null),
+  )
+  c.check(
+    'startup restore, show, list, status and MCP present the last real-time capture as latest',
+    wrong.length === 0,
+    wrong.length ? wrong.map((v) => `${v.label}: ${JSON.stringify(v.text.slice(0, 200))}`).join(' | ') : `${views.length} views show "${LAST}"`,
+  )
   const blocks = stops.filter((s) => parseJson(s.r.stdout)?.decision === 'block')
   const bBlocks = blocks.filter((s) => s.who === 'B').length
   c.figure('stop blocks after the correction', blocks.length)
-  c.check('a narrative written ahead is not fresh forever: after real work a Stop asks for a new one', blocks.length >= 1, `${blocks.length} of ${stops.length} real-time Stops blocked (B: ${bBlocks}, A: ${blocks.length - bBlocks})`)
+  c.check(
+    'a narrative written ahead is not fresh forever: after real work a Stop asks for a new one',
+    blocks.length >= 1,
+    `${blocks.length} of ${stops.length} real-time Stops blocked (B: ${bBlocks}, A: ${blocks.length - bBlocks})`,
+  )
   c.check('...once per session (B is asked at most once)', bBlocks <= 1, `B blocked ${bBlocks} times`)
-  return c.result(`${captures} captures: session A 3 times with the clock 3 years ahead (narrative and file mtimes ahead too), then B twice and A once at the real time`, 'the last real-time capture is the latest in restore/show/list/status/MCP; a narrative from ahead is asked again after real work, once')
+  return c.result(
+    `${captures} captures: session A 3 times with the clock 3 years ahead (narrative and file mtimes ahead too), then B twice and A once at the real time`,
+    'the last real-time capture is the latest in restore/show/list/status/MCP; a narrative from ahead is asked again after real work, once',
+  )
 }

@@ -59,10 +59,25 @@ export async function run(ctx) {
   writeTranscript(t, [
     g.prompt('start with the parser, please'),
     g.prompt(reqFence),
-    ...g.call('tw1', 'TodoWrite', { todos: [{ content: taskTag, status: 'in_progress', activeForm: 'working' }, { content: taskFence, status: 'pending', activeForm: 'waiting' }] }, 'Todos have been modified successfully.'),
+    ...g.call(
+      'tw1',
+      'TodoWrite',
+      {
+        todos: [
+          { content: taskTag, status: 'in_progress', activeForm: 'working' },
+          { content: taskFence, status: 'pending', activeForm: 'waiting' },
+        ],
+      },
+      'Todos have been modified successfully.',
+    ),
     ...g.call('b1', 'Bash', { command: 'npm test', description: 'run the tests' }, errTag, { isError: true }),
     ...g.call('b2', 'Bash', { command: 'npm run build', description: 'build' }, errFence, { isError: true }),
-    ...g.call('w1', 'Write', { file_path: join(p, 'src/parser.ts'), content: 'export const parse = 1\n' }, { type: 'create', filePath: join(p, 'src/parser.ts'), content: '', structuredPatch: [], originalFile: null }),
+    ...g.call(
+      'w1',
+      'Write',
+      { file_path: join(p, 'src/parser.ts'), content: 'export const parse = 1\n' },
+      { type: 'create', filePath: join(p, 'src/parser.ts'), content: '', structuredPatch: [], originalFile: null },
+    ),
     g.assistantText(asstFence),
     g.prompt(reqTag),
     g.assistantText(asstTag),
@@ -70,16 +85,26 @@ export async function run(ctx) {
 
   const stop = await hook('stop', w)
   const reason = parseJson(stop.stdout)?.reason ?? ''
-  c.check('control: the first Stop blocks for the narrative (so its reason is checked)', reason !== '', reason ? `${reason.length} characters` : `no block: ${JSON.stringify(stop.stdout.slice(0, 120))}`)
+  c.check(
+    'control: the first Stop blocks for the narrative (so its reason is checked)',
+    reason !== '',
+    reason ? `${reason.length} characters` : `no block: ${JSON.stringify(stop.stdout.slice(0, 120))}`,
+  )
   await hook('precompact', w)
   appendTranscript(t, [g.prompt('and one more thing'), g.assistantText(asstTag)])
   await hook('stop', w, { stop_hook_active: true })
   const restores = {}
-  restores.startup = contextOf((await hook('restore', w, { source: 'startup' }, { sid: 'text1111-0000-4000-8000-000000000012', transcript: join(sb.dir, 'new.jsonl') })).stdout)
+  restores.startup = contextOf(
+    (await hook('restore', w, { source: 'startup' }, { sid: 'text1111-0000-4000-8000-000000000012', transcript: join(sb.dir, 'new.jsonl') })).stdout,
+  )
   restores.compact = contextOf((await hook('restore', w, { source: 'compact' })).stdout)
   restores.resume = contextOf((await hook('restore', w, { source: 'resume' })).stdout)
   const show = (await cmd(['show'], w)).stdout
-  c.check('control: the restore carries the session (its last request is in it)', restores.startup.includes('one more thing') || restores.startup.includes('TXTMARK'), restores.startup.slice(0, 120))
+  c.check(
+    'control: the restore carries the session (its last request is in it)',
+    restores.startup.includes('one more thing') || restores.startup.includes('TXTMARK'),
+    restores.startup.slice(0, 120),
+  )
 
   // what reaches the model: the Stop reason and the restores (show is for people: reported, not counted)
   const outputs = { 'stop reason': reason, ...Object.fromEntries(Object.entries(restores).map(([k, v]) => [`restore ${k}`, v])) }
@@ -93,8 +118,28 @@ export async function run(ctx) {
   for (const [m, labels] of through) c.note(`${m} passed through in ${labels.join(', ')}`)
 
   const reasonLines = reason.split(/\r\n|\r|\n|\u2028|\u2029/).filter((l) => markers.some((m) => l.trimStart().startsWith(m)))
-  c.check('no line of the Stop block reason starts with a marker', reasonLines.length === 0, reasonLines.length ? reasonLines.slice(0, 3).map((l) => JSON.stringify(l.slice(0, 100))).join('; ') : `${reason.split('\n').length} lines clean`)
+  c.check(
+    'no line of the Stop block reason starts with a marker',
+    reasonLines.length === 0,
+    reasonLines.length
+      ? reasonLines
+          .slice(0, 3)
+          .map((l) => JSON.stringify(l.slice(0, 100)))
+          .join('; ')
+      : `${reason.split('\n').length} lines clean`,
+  )
   const tagged = Object.entries(restores).filter(([, v]) => TAG.test(v))
-  c.check('no verbatim <system-reminder> or </system-reminder> (any case) in the SessionStart restore', tagged.length === 0, tagged.length ? tagged.map(([k, v]) => `${k}: ${JSON.stringify(v.slice(Math.max(0, v.search(TAG) - 40), v.search(TAG) + 80))}`).join(' | ') : `startup, compact and resume clean (${Object.values(restores).map((v) => v.length).join(', ')} characters)`)
-  return c.result(`${markers.length} injections: a reminder closer and a fence breaker in a request, the last assistant message, the task list and an error output, and a project folder named "project\\n${dirMarker} do this"`, 'no line of the Stop reason starts with a marker; no <system-reminder> tag in the startup/compact/resume restore')
+  c.check(
+    'no verbatim <system-reminder> or </system-reminder> (any case) in the SessionStart restore',
+    tagged.length === 0,
+    tagged.length
+      ? tagged.map(([k, v]) => `${k}: ${JSON.stringify(v.slice(Math.max(0, v.search(TAG) - 40), v.search(TAG) + 80))}`).join(' | ')
+      : `startup, compact and resume clean (${Object.values(restores)
+          .map((v) => v.length)
+          .join(', ')} characters)`,
+  )
+  return c.result(
+    `${markers.length} injections: a reminder closer and a fence breaker in a request, the last assistant message, the task list and an error output, and a project folder named "project\\n${dirMarker} do this"`,
+    'no line of the Stop reason starts with a marker; no <system-reminder> tag in the startup/compact/resume restore',
+  )
 }

@@ -49,7 +49,11 @@ function tree(dir) {
 
 const wiredStop = (path) => {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')).hooks?.Stop?.some((g) => g.hooks?.some((h) => /bookmark\.cjs'? stop$/.test([h.command, ...(h.args ?? [])].join(' ')))) === true
+    return (
+      JSON.parse(readFileSync(path, 'utf8')).hooks?.Stop?.some((g) =>
+        g.hooks?.some((h) => /bookmark\.cjs'? stop$/.test([h.command, ...(h.args ?? [])].join(' '))),
+      ) === true
+    )
   } catch {
     return false
   }
@@ -87,7 +91,8 @@ async function links(ctx, c) {
       if (!still) replaced++
       if (!still) wrong.push(`${label}: \`${args.join(' ')}\` replaced the link`)
       if (refuse) {
-        if (args[0] === 'setup' && (r.code !== 1 || !oneLine(r) || !r.stderr.includes('does not exist'))) wrong.push(`${label}: \`${args.join(' ')}\` exit ${r.code}: ${r.stderr.trim().slice(0, 160)}`)
+        if (args[0] === 'setup' && (r.code !== 1 || !oneLine(r) || !r.stderr.includes('does not exist')))
+          wrong.push(`${label}: \`${args.join(' ')}\` exit ${r.code}: ${r.stderr.trim().slice(0, 160)}`)
         if (existsSync(dirname(reaches))) wrong.push(`${label}: created ${dirname(reaches)}`)
       } else if (r.code !== 0) {
         wrong.push(`${label}: \`${args.join(' ')}\` exit ${r.code}: ${r.stderr.trim().slice(0, 160)}`)
@@ -95,12 +100,21 @@ async function links(ctx, c) {
         wrong.push(`${label}: the hooks are not in ${reaches}`)
       }
     }
-    if (!refuse && label.includes('existing') && readFileSync(reaches, 'utf8') !== '{"model": "opus"}\n') wrong.push(`${label}: uninstall did not give the file back as it was`)
+    if (!refuse && label.includes('existing') && readFileSync(reaches, 'utf8') !== '{"model": "opus"}\n')
+      wrong.push(`${label}: uninstall did not give the file back as it was`)
     if (!refuse && !label.includes('existing') && existsSync(reaches)) wrong.push(`${label}: uninstall left the file setup created`)
   }
   c.figure('links replaced', replaced)
-  c.check('links: a settings.json link is never replaced (dangling, relative, chained, to a file)', replaced === 0, `${replaced} of ${runs} runs replaced the link`)
-  c.check('links: setup writes through the link, refuses a missing folder in one line, uninstall gives back the state before', wrong.length === 0, wrong.length ? wrong.slice(0, 4).join('; ') : `${variants.length} kinds of links, ${runs} runs`)
+  c.check(
+    'links: a settings.json link is never replaced (dangling, relative, chained, to a file)',
+    replaced === 0,
+    `${replaced} of ${runs} runs replaced the link`,
+  )
+  c.check(
+    'links: setup writes through the link, refuses a missing folder in one line, uninstall gives back the state before',
+    wrong.length === 0,
+    wrong.length ? wrong.slice(0, 4).join('; ') : `${variants.length} kinds of links, ${runs} runs`,
+  )
   return runs
 }
 
@@ -184,9 +198,23 @@ async function concurrent(ctx, c) {
   }
   c.figure('changes lost', lost)
   c.figure('concurrent rounds', rounds)
-  c.check(`concurrent: another process saving settings.json during setup/uninstall loses nothing (${rounds} rounds)`, lost === 0, `${lost} of ${rounds} rounds lost the writer's last save`)
-  c.check('concurrent: every run finishes or refuses in one line; the file is always valid JSON', wrong.length === lost, wrong.filter((w) => !w.includes('is lost')).slice(0, 4).join('; ') || `${done} finished, ${refused} refused in one line, a run ~${span} ms`)
-  if (refused > 0) c.note(`${refused} of ${rounds} concurrent runs refused in one line (${SAVES} saves within ${SPREAD} ms of its lock; the file kept changing or did not parse)`)
+  c.check(
+    `concurrent: another process saving settings.json during setup/uninstall loses nothing (${rounds} rounds)`,
+    lost === 0,
+    `${lost} of ${rounds} rounds lost the writer's last save`,
+  )
+  c.check(
+    'concurrent: every run finishes or refuses in one line; the file is always valid JSON',
+    wrong.length === lost,
+    wrong
+      .filter((w) => !w.includes('is lost'))
+      .slice(0, 4)
+      .join('; ') || `${done} finished, ${refused} refused in one line, a run ~${span} ms`,
+  )
+  if (refused > 0)
+    c.note(
+      `${refused} of ${rounds} concurrent runs refused in one line (${SAVES} saves within ${SPREAD} ms of its lock; the file kept changing or did not parse)`,
+    )
   return rounds
 }
 
@@ -199,9 +227,15 @@ async function project(ctx, c) {
   const plants = [
     ['.claude -> a folder outside', (p, out) => symlinkSync(out, join(p, '.claude'))],
     ['.claude -> a missing folder outside', (p, out) => symlinkSync(join(out, 'missing'), join(p, '.claude'))],
-    ['.claude -> the project\'s parent (relative)', (p) => symlinkSync('..', join(p, '.claude'))],
-    ['settings.local.json -> a file outside', (p, out) => (mkdirSync(join(p, '.claude')), symlinkSync(join(out, 'settings.local.json'), join(p, '.claude', 'settings.local.json')))],
-    ['settings.local.json -> a missing file outside', (p, out) => (mkdirSync(join(p, '.claude')), symlinkSync(join(out, 'new.json'), join(p, '.claude', 'settings.local.json')))],
+    [".claude -> the project's parent (relative)", (p) => symlinkSync('..', join(p, '.claude'))],
+    [
+      'settings.local.json -> a file outside',
+      (p, out) => (mkdirSync(join(p, '.claude')), symlinkSync(join(out, 'settings.local.json'), join(p, '.claude', 'settings.local.json'))),
+    ],
+    [
+      'settings.local.json -> a missing file outside',
+      (p, out) => (mkdirSync(join(p, '.claude')), symlinkSync(join(out, 'new.json'), join(p, '.claude', 'settings.local.json'))),
+    ],
     [
       'settings.local.json -> a link inside -> a file outside',
       (p, out) => {
@@ -212,13 +246,24 @@ async function project(ctx, c) {
     ],
   ]
   for (const [label, plant] of plants) {
-    for (const args of [['setup', '--project'], ['setup', '--project', '--dry-run'], ['uninstall', '--project']]) {
+    for (const args of [
+      ['setup', '--project'],
+      ['setup', '--project', '--dry-run'],
+      ['uninstall', '--project'],
+    ]) {
       const sb = sandbox('settings-proj')
       const proj = gitProject(join(sb.dir, 'proj'))
       const out = join(sb.dir, 'outside')
       mkdirSync(out)
       // Already wired outside, so an uninstall that followed the link would edit it.
-      writeFileSync(join(out, 'settings.local.json'), JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: process.execPath, args: [ctx.bin, 'stop'], timeout: 60 }] }] } }, null, 2))
+      writeFileSync(
+        join(out, 'settings.local.json'),
+        JSON.stringify(
+          { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: process.execPath, args: [ctx.bin, 'stop'], timeout: 60 }] }] } },
+          null,
+          2,
+        ),
+      )
       plant(proj, out)
       const watched = [out, sb.dir].map((d) => [d, tree(d)])
       const r = await cli(ctx, args, sb.env, proj)
@@ -228,7 +273,8 @@ async function project(ctx, c) {
         outsideWrites++
         wrong.push(`${label}: \`${args.join(' ')}\` wrote to ${changed[0] === out ? 'the folder outside' : 'the sandbox'}`)
       }
-      if (r.code !== 1 || !oneLine(r) || !r.stderr.includes('is a link to')) wrong.push(`${label}: \`${args.join(' ')}\` exit ${r.code}: ${r.stderr.trim().slice(0, 160)}`)
+      if (r.code !== 1 || !oneLine(r) || !r.stderr.includes('is a link to'))
+        wrong.push(`${label}: \`${args.join(' ')}\` exit ${r.code}: ${r.stderr.trim().slice(0, 160)}`)
     }
   }
   // The backups of project settings never go through a link in ~/.bookmark.
@@ -253,10 +299,22 @@ async function project(ctx, c) {
   mkdirSync(join(p2, 'config', 'claude'), { recursive: true })
   symlinkSync('config/claude', join(p2, '.claude'))
   const ok = await cli(ctx, ['setup', '--project'], inside.env, p2)
-  if (ok.code !== 0 || !wiredStop(join(p2, 'config', 'claude', 'settings.local.json'))) wrong.push(`a .claude link inside the project: exit ${ok.code}, hooks not written there`)
+  if (ok.code !== 0 || !wiredStop(join(p2, 'config', 'claude', 'settings.local.json')))
+    wrong.push(`a .claude link inside the project: exit ${ok.code}, hooks not written there`)
   c.figure('writes outside the project', outsideWrites)
-  c.check('project: links out of the project (.claude, settings.local.json, chains) and a linked backups folder: nothing written outside', outsideWrites === 0, `${outsideWrites} of ${runs} runs wrote outside`)
-  c.check('project: each refused in one line naming the link; a link inside the project is followed', wrong.length === outsideWrites, wrong.filter((w) => !w.includes('wrote')).slice(0, 4).join('; ') || `${plants.length} kinds of links x 3 commands, 1 backups link, 1 inside link`)
+  c.check(
+    'project: links out of the project (.claude, settings.local.json, chains) and a linked backups folder: nothing written outside',
+    outsideWrites === 0,
+    `${outsideWrites} of ${runs} runs wrote outside`,
+  )
+  c.check(
+    'project: each refused in one line naming the link; a link inside the project is followed',
+    wrong.length === outsideWrites,
+    wrong
+      .filter((w) => !w.includes('wrote'))
+      .slice(0, 4)
+      .join('; ') || `${plants.length} kinds of links x 3 commands, 1 backups link, 1 inside link`,
+  )
   return runs
 }
 
@@ -265,5 +323,8 @@ export async function run(ctx) {
   const a = await links(ctx, c)
   const b = await concurrent(ctx, c)
   const d = await project(ctx, c)
-  return c.result(`${a} runs through settings links, ${b} rounds with a concurrent writer, ${d} runs against links out of a project`, 'links kept, no change lost, nothing written outside the project, one-line refusals')
+  return c.result(
+    `${a} runs through settings links, ${b} rounds with a concurrent writer, ${d} runs against links out of a project`,
+    'links kept, no change lost, nothing written outside the project, one-line refusals',
+  )
 }

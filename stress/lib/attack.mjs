@@ -21,10 +21,22 @@ const EVENTS = { stop: 'Stop', check: 'UserPromptSubmit', precompact: 'PreCompac
 
 /** Runs hook `name` (stop, check, precompact, restore) with its payload; `extra` adds payload fields. */
 export function hook(name, w, extra = {}, opts = {}) {
-  const base = name === 'stop' ? { stop_hook_active: false } : name === 'check' ? { prompt: 'go on' } : name === 'precompact' ? { trigger: 'auto', custom_instructions: null } : { source: 'startup' }
+  const base =
+    name === 'stop'
+      ? { stop_hook_active: false }
+      : name === 'check'
+        ? { prompt: 'go on' }
+        : name === 'precompact'
+          ? { trigger: 'auto', custom_instructions: null }
+          : { source: 'startup' }
   const sid = opts.sid ?? w.sid
   const t = opts.transcript ?? w.t
-  return runCli([name], { env: opts.env ?? w.env, cwd: w.p, stdin: payload(EVENTS[name], sid, t, w.p, { ...base, ...extra }), timeoutMs: opts.timeoutMs ?? 30_000 })
+  return runCli([name], {
+    env: opts.env ?? w.env,
+    cwd: w.p,
+    stdin: payload(EVENTS[name], sid, t, w.p, { ...base, ...extra }),
+    timeoutMs: opts.timeoutMs ?? 30_000,
+  })
 }
 
 /** `bookmark <args> --cwd <project>`. */
@@ -121,13 +133,17 @@ export function plantLiveLock(path) {
 
 /** Regular files under `dir` (relative paths), symlinks not followed. */
 export function filesUnder(dir) {
-  return walk(dir).filter((e) => e.isFile).map((e) => e.rel)
+  return walk(dir)
+    .filter((e) => e.isFile)
+    .map((e) => e.rel)
 }
 
 /** Snapshot file names (without .json) in `<store>/snapshots/`. */
 export function snapshotFiles(store) {
   try {
-    return readdirSync(join(store, 'snapshots')).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5))
+    return readdirSync(join(store, 'snapshots'))
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n.slice(0, -5))
   } catch {
     return []
   }

@@ -27,23 +27,47 @@ export function lines(sessionId, cwd) {
     assistantText: (text, usage) => ({
       ...base('assistant'),
       requestId: 'req_stress',
-      message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: null, usage: usage ?? { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 1000 } },
+      message: {
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text }],
+        stop_reason: null,
+        usage: usage ?? { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 1000 },
+      },
     }),
     toolUse: (id, name, input) => ({
       ...base('assistant'),
       requestId: 'req_stress',
-      message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name, input }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } },
+      message: {
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'tool_use', id, name, input }],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
     }),
     toolResult: (id, content, o = {}) => ({
       ...base('user'),
       message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content, ...(o.isError ? { is_error: true } : {}) }] },
       toolUseResult: o.result ?? (o.isError ? `Error: ${content}` : { stdout: content, stderr: '', interrupted: false, isImage: false }),
     }),
-    call: (id, name, input, result = 'ok', o = {}) => [g.toolUse(id, name, input), g.toolResult(id, typeof result === 'string' ? result : 'ok', { ...o, result: typeof result === 'string' ? undefined : result })],
+    call: (id, name, input, result = 'ok', o = {}) => [
+      g.toolUse(id, name, input),
+      g.toolResult(id, typeof result === 'string' ? result : 'ok', { ...o, result: typeof result === 'string' ? undefined : result }),
+    ],
     /** One ordinary turn: a request, a Write of `file`, a task, and a reply. */
     turn: (n, file, body) => [
       g.prompt(`request ${n}: refactor module ${n} and keep the tests green`),
-      ...g.call(`w${sessionId.slice(0, 4)}${n}`, 'Write', { file_path: join(cwd, file), content: body ?? `export const v${n} = ${n}\n` }, { type: 'create', filePath: join(cwd, file), content: body ?? '', structuredPatch: [], originalFile: null }),
+      ...g.call(
+        `w${sessionId.slice(0, 4)}${n}`,
+        'Write',
+        { file_path: join(cwd, file), content: body ?? `export const v${n} = ${n}\n` },
+        { type: 'create', filePath: join(cwd, file), content: body ?? '', structuredPatch: [], originalFile: null },
+      ),
       g.assistantText(`Done with request ${n}.`),
     ],
   }
@@ -51,7 +75,12 @@ export function lines(sessionId, cwd) {
 }
 
 export function jsonl(records) {
-  return records.flat().map((r) => JSON.stringify(r)).join('\n') + '\n'
+  return (
+    records
+      .flat()
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n'
+  )
 }
 
 export function writeTranscript(path, records) {
@@ -71,9 +100,36 @@ export function moduleTurn(n, cwd, sessionId) {
   return (
     [
       { ...base, type: 'user', uuid: `u${n}`, message: { role: 'user', content: `request ${n}: refactor module ${n % 400} and keep the tests green` } },
-      { ...base, type: 'assistant', uuid: `a${n}`, message: { id: `msg_${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${n}`, name: 'Write', input: { file_path: file, content: body } }], usage: { input_tokens: 10, output_tokens: 50, cache_read_input_tokens: 50000 } } },
-      { ...base, type: 'user', uuid: `r${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'File created successfully' }] }, toolUseResult: { type: 'create', filePath: file, content: body, structuredPatch: [], originalFile: null } },
-      { ...base, type: 'assistant', uuid: `b${n}`, message: { id: `msg_${n}b`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `Done with module ${n % 400}. `.repeat(20) }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `a${n}`,
+        message: {
+          id: `msg_${n}`,
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: `t${n}`, name: 'Write', input: { file_path: file, content: body } }],
+          usage: { input_tokens: 10, output_tokens: 50, cache_read_input_tokens: 50000 },
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: `r${n}`,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'File created successfully' }] },
+        toolUseResult: { type: 'create', filePath: file, content: body, structuredPatch: [], originalFile: null },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `b${n}`,
+        message: {
+          id: `msg_${n}b`,
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: `Done with module ${n % 400}. `.repeat(20) }],
+        },
+      },
     ]
       .map((r) => JSON.stringify(r))
       .join('\n') + '\n'

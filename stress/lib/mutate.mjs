@@ -4,7 +4,29 @@
  * prototype keys, lone surrogates. Deterministic for a given PRNG.
  */
 
-const PLAIN_WEIRD = [null, 0, -1, 1e308, -0, '', [], {}, [[[[]]]], true, false, 'x'.repeat(10_000), '\u0000', '../../../../etc/passwd', 'C:\\Windows\\x', '\ud800', Number.MAX_SAFE_INTEGER + 2, '{"type":"user"}', '\n\r\t', '%s%n%x', '${process.exit(1)}']
+const PLAIN_WEIRD = [
+  null,
+  0,
+  -1,
+  1e308,
+  -0,
+  '',
+  [],
+  {},
+  [[[[]]]],
+  true,
+  false,
+  'x'.repeat(10_000),
+  '\u0000',
+  '../../../../etc/passwd',
+  'C:\\Windows\\x',
+  '\ud800',
+  Number.MAX_SAFE_INTEGER + 2,
+  '{"type":"user"}',
+  '\n\r\t',
+  '%s%n%x',
+  '${process.exit(1)}',
+]
 /** Names of Object.prototype members: as values they become file names, tool names, task ids, model names. */
 export const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']
 let WEIRD = PLAIN_WEIRD
@@ -59,11 +81,42 @@ const enc = (v) => Buffer.from(JSON.stringify(v), 'utf8')
 function tooltypes(r, cwd) {
   const name = r.pick(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'ExitPlanMode', 'Task', 'Read'])
   const bad = () => r.pick(WEIRD)
-  const input = { file_path: r() < 0.5 ? bad() : `${cwd}/src/\u0000x.ts`, content: bad(), old_string: bad(), new_string: bad(), edits: r() < 0.5 ? 'not an array' : [bad(), { old_string: 1, new_string: null }], command: r() < 0.5 ? bad() : 'echo hi > "$(printf \'\\0\')" && sed -i s/a/b/ ../../../../etc/hosts', todos: r() < 0.5 ? bad() : [{ content: bad(), status: bad() }], subject: bad(), taskId: bad(), plan: bad(), prompt: bad(), notebook_path: bad() }
+  const input = {
+    file_path: r() < 0.5 ? bad() : `${cwd}/src/\u0000x.ts`,
+    content: bad(),
+    old_string: bad(),
+    new_string: bad(),
+    edits: r() < 0.5 ? 'not an array' : [bad(), { old_string: 1, new_string: null }],
+    command: r() < 0.5 ? bad() : 'echo hi > "$(printf \'\\0\')" && sed -i s/a/b/ ../../../../etc/hosts',
+    todos: r() < 0.5 ? bad() : [{ content: bad(), status: bad() }],
+    subject: bad(),
+    taskId: bad(),
+    plan: bad(),
+    prompt: bad(),
+    notebook_path: bad(),
+  }
   for (const k of Object.keys(input)) if (r() < 0.3) delete input[k]
   return [
-    { type: 'assistant', uuid: `tt-${r.int(1e9)}`, timestamp: r() < 0.5 ? bad() : '2026-11-28T10:00:00.000Z', cwd: r() < 0.8 ? cwd : bad(), message: { id: `m${r.int(1e9)}`, role: 'assistant', model: bad(), content: [{ type: 'tool_use', id: 'tx', name, input }], usage: r() < 0.5 ? bad() : { input_tokens: bad(), cache_read_input_tokens: -5 } } },
-    { type: 'user', uuid: `tr-${r.int(1e9)}`, cwd, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tx', content: bad(), is_error: bad() }] }, toolUseResult: r() < 0.5 ? bad() : { type: bad(), filePath: bad(), content: bad(), structuredPatch: bad(), originalFile: bad(), task: bad() } },
+    {
+      type: 'assistant',
+      uuid: `tt-${r.int(1e9)}`,
+      timestamp: r() < 0.5 ? bad() : '2026-11-28T10:00:00.000Z',
+      cwd: r() < 0.8 ? cwd : bad(),
+      message: {
+        id: `m${r.int(1e9)}`,
+        role: 'assistant',
+        model: bad(),
+        content: [{ type: 'tool_use', id: 'tx', name, input }],
+        usage: r() < 0.5 ? bad() : { input_tokens: bad(), cache_read_input_tokens: -5 },
+      },
+    },
+    {
+      type: 'user',
+      uuid: `tr-${r.int(1e9)}`,
+      cwd,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tx', content: bad(), is_error: bad() }] },
+      toolUseResult: r() < 0.5 ? bad() : { type: bad(), filePath: bad(), content: bad(), structuredPatch: bad(), originalFile: bad(), task: bad() },
+    },
   ]
 }
 
@@ -123,7 +176,15 @@ export function mutate(line, r, opts) {
       return { kind, out: [Buffer.from(line.toString('utf8').replace(/"([^"\\]{1,40})"/g, (m, s) => (r() < 0.2 ? `"${s}\\u0000${s}"` : m)))] }
     }
     case 'utf8': {
-      const bad = [Buffer.from([0xff]), Buffer.from([0xfe, 0xff]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xe2, 0x82])]
+      const bad = [
+        Buffer.from([0xff]),
+        Buffer.from([0xfe, 0xff]),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from([0xc0, 0xaf]),
+        Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+        Buffer.from([0xe2, 0x82]),
+      ]
       const parts = []
       let at = 0
       for (let i = 0; i < 3; i++) {
@@ -137,7 +198,13 @@ export function mutate(line, r, opts) {
     case 'shape': {
       const rec = tryParse(line)
       const options = [
-        Buffer.from('null'), Buffer.from('[]'), Buffer.from('{}'), Buffer.from('42'), Buffer.from('"user"'), Buffer.from('   '), Buffer.from('\r'),
+        Buffer.from('null'),
+        Buffer.from('[]'),
+        Buffer.from('{}'),
+        Buffer.from('42'),
+        Buffer.from('"user"'),
+        Buffer.from('   '),
+        Buffer.from('\r'),
         Buffer.concat([line, line]), // two records on one line
         Buffer.from(`{"type":${JSON.stringify(r.pick(['user', 'assistant', 'system', 'summary', 'x']))}}`),
         rec ? enc({ ...rec, type: r.pick([1, null, [], 'unknown-type', 'USER']) }) : line,
@@ -151,15 +218,37 @@ export function mutate(line, r, opts) {
       // Keys that name Object.prototype members: in the record, as a file name, a tool name, a task id.
       const key = r.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])
       const id = `p${r.int(1e9)}`
-      const use = (name, input) => ({ type: 'assistant', uuid: `pu-${id}`, cwd: opts.cwd, message: { id: `m-${id}`, role: 'assistant', model: key, content: [{ type: 'tool_use', id, name, input }] } })
-      const result = (extra) => ({ type: 'user', uuid: `pr-${id}`, cwd: opts.cwd, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, toolUseResult: extra })
+      const use = (name, input) => ({
+        type: 'assistant',
+        uuid: `pu-${id}`,
+        cwd: opts.cwd,
+        message: { id: `m-${id}`, role: 'assistant', model: key, content: [{ type: 'tool_use', id, name, input }] },
+      })
+      const result = (extra) => ({
+        type: 'user',
+        uuid: `pr-${id}`,
+        cwd: opts.cwd,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+        toolUseResult: extra,
+      })
       switch (r.int(4)) {
         case 0: {
           const rec = tryParse(line) ?? { type: 'user', message: { role: 'user', content: 'x' } }
-          return { kind, out: [Buffer.from(JSON.stringify(rec).replace(/^\{/, `{"__proto__":{"polluted":"yes","type":"user"},"constructor":{"prototype":{"polluted":"yes"}},`))] }
+          return {
+            kind,
+            out: [
+              Buffer.from(JSON.stringify(rec).replace(/^\{/, `{"__proto__":{"polluted":"yes","type":"user"},"constructor":{"prototype":{"polluted":"yes"}},`)),
+            ],
+          }
         }
         case 1:
-          return { kind, out: [use('Write', { file_path: `${opts.cwd}/${key}`, content: 'x\n' }), result({ type: 'create', filePath: `${opts.cwd}/${key}`, content: 'x\n' })].map(enc) }
+          return {
+            kind,
+            out: [
+              use('Write', { file_path: `${opts.cwd}/${key}`, content: 'x\n' }),
+              result({ type: 'create', filePath: `${opts.cwd}/${key}`, content: 'x\n' }),
+            ].map(enc),
+          }
         case 2:
           return { kind, out: [use(key, { x: 1 }), result({ stdout: 'ok' })].map(enc) }
         default:

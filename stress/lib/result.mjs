@@ -57,7 +57,12 @@ export class Checks {
 }
 
 export function line(r) {
-  const tail = r.result === 'FAIL' ? ` FAILING: ${r.details.failing.join('; ')}` : r.details.skipped.length > 0 ? ` (skipped: ${r.details.skipped.map((s) => s.split(':')[0]).join('; ')})` : ''
+  const tail =
+    r.result === 'FAIL'
+      ? ` FAILING: ${r.details.failing.join('; ')}`
+      : r.details.skipped.length > 0
+        ? ` (skipped: ${r.details.skipped.map((s) => s.split(':')[0]).join('; ')})`
+        : ''
   return `${r.case} | load: ${r.load} | checked: ${r.checked} | ${r.result}${tail} (${r.details.seconds} s)`
 }
 

@@ -64,7 +64,10 @@ export function spawnCli(args, opts) {
   const started = process.hrtime.bigint()
   const nodeArgs = opts.rss ? ['--import', RSS_PRELOAD] : []
   const cmd = opts.umask !== undefined ? '/bin/sh' : process.execPath
-  const argv = opts.umask !== undefined ? ['-c', `umask ${opts.umask}; exec "$0" "$@"`, process.execPath, ...nodeArgs, binPath(), ...args] : [...nodeArgs, binPath(), ...args]
+  const argv =
+    opts.umask !== undefined
+      ? ['-c', `umask ${opts.umask}; exec "$0" "$@"`, process.execPath, ...nodeArgs, binPath(), ...args]
+      : [...nodeArgs, binPath(), ...args]
   const child = spawn(cmd, argv, { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['pipe', 'pipe', 'pipe'] })
   const out = []
   const err = []
@@ -85,10 +88,12 @@ export function spawnCli(args, opts) {
     if (stdin.data !== undefined) child.stdin.write(stdin.data)
   }
   let timedOut = false
-  const timer = opts.timeoutMs ? setTimeout(() => {
-    timedOut = true
-    child.kill('SIGKILL')
-  }, opts.timeoutMs) : undefined
+  const timer = opts.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true
+        child.kill('SIGKILL')
+      }, opts.timeoutMs)
+    : undefined
   const done = new Promise((resolve) => {
     child.on('error', (e) => {
       err.push(Buffer.from(`spawn error: ${e.message}`))
@@ -165,7 +170,8 @@ export function hookOutputProblem(hook, stdout) {
   }
   const event = hook === 'check' ? 'UserPromptSubmit' : hook === 'restore' ? 'SessionStart' : undefined
   const h = v.hookSpecificOutput
-  if (Object.keys(v).join(',') !== 'hookSpecificOutput' || !h || h.hookEventName !== event || typeof h.additionalContext !== 'string') return `${hook} printed an unexpected shape: ${t.slice(0, 80)}`
+  if (Object.keys(v).join(',') !== 'hookSpecificOutput' || !h || h.hookEventName !== event || typeof h.additionalContext !== 'string')
+    return `${hook} printed an unexpected shape: ${t.slice(0, 80)}`
   if (h.additionalContext.length > 10_000) return `${hook} additionalContext is ${h.additionalContext.length} characters (over the host cap of 10,000)`
   return ''
 }

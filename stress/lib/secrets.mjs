@@ -34,7 +34,8 @@ const DIGITS = '0123456789'
 /** `n` random lower-case words of 6 to 9 letters: a passphrase. */
 const words = (r, n) => Array.from({ length: n }, () => chars(r, 6 + r.int(4), LOWER)).join(' ')
 /** 40 base64 characters with all three classes and no run of 7 lower-case letters: an AWS secret access key. */
-const awsSecret = (r) => `${chars(r, 2, UPNUM.slice(0, 26))}${chars(r, 2, DIGITS)}${chars(r, 3, LOWER)}${chars(r, 33, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789+/abcdefghijkmnopqrstuvwxyz'.replace(/[a-z]{0}/, ''))}`
+const awsSecret = (r) =>
+  `${chars(r, 2, UPNUM.slice(0, 26))}${chars(r, 2, DIGITS)}${chars(r, 3, LOWER)}${chars(r, 33, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789+/abcdefghijkmnopqrstuvwxyz'.replace(/[a-z]{0}/, ''))}`
 /** The credential forms of issue 15 (`documented` is this marker for them). */
 export const ISSUE15 = 'issue-15'
 const pemBody = (r, lines) => Array.from({ length: lines }, () => chars(r, 64, B64)).join('\n')

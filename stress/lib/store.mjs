@@ -18,7 +18,16 @@ export function walk(dir) {
     } catch {
       return
     }
-    out.push({ path: p, rel: relative(dir, p) || '.', isDir: s.isDirectory(), isSymlink: s.isSymbolicLink(), isFile: s.isFile(), mode: s.mode & 0o777, size: s.size, mtimeMs: s.mtimeMs })
+    out.push({
+      path: p,
+      rel: relative(dir, p) || '.',
+      isDir: s.isDirectory(),
+      isSymlink: s.isSymbolicLink(),
+      isFile: s.isFile(),
+      mode: s.mode & 0o777,
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+    })
     if (s.isDirectory()) {
       let names = []
       try {

@@ -81,6 +81,8 @@ export interface Fact {
   todos?: [string, string][]
 }
 
+// One transcript per line: the table reads as a table (Prettier would spread it over 800 lines).
+// prettier-ignore
 export const FACTS: Fact[] = [
   {
     file: "cc-1.0.111-multiedit-todowrite-cb947e5b.jsonl",

@@ -36,7 +36,11 @@ export async function firstCwd(path: string): Promise<string | undefined> {
 }
 
 /** Extraction of a whole corpus file in one read, with the session's first cwd as project root; `options`: the `subagents` key. */
-export async function extractCorpus(name: string, projectRoot?: string, options: Omit<ExtractContext, 'projectRoot'> = {}): Promise<{ state: ExtractState; stats: ReadStats; root: string }> {
+export async function extractCorpus(
+  name: string,
+  projectRoot?: string,
+  options: Omit<ExtractContext, 'projectRoot'> = {},
+): Promise<{ state: ExtractState; stats: ReadStats; root: string }> {
   const path = claudePath(name)
   const root = projectRoot ?? (await firstCwd(path)) ?? '/'
   const state = createState()

@@ -5,7 +5,12 @@ import { type Snapshot, toSnapshot } from '../../src/snapshot/model.js'
 import { parseLine } from '../../src/transcript/parse.js'
 
 /** `options`: the rest of the extraction context (the `subagents` key). */
-export function extractText(text: string, projectRoot = '/proj', state: ExtractState = createState(), options: Omit<ExtractContext, 'projectRoot'> = {}): { state: ExtractState; delta: RunDelta } {
+export function extractText(
+  text: string,
+  projectRoot = '/proj',
+  state: ExtractState = createState(),
+  options: Omit<ExtractContext, 'projectRoot'> = {},
+): { state: ExtractState; delta: RunDelta } {
   const delta = createDelta()
   const ctx: ExtractContext = { ...options, projectRoot }
   text.split('\n').forEach((line, i) => {

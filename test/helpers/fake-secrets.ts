@@ -106,24 +106,9 @@ export const ROWS: Row[] = [
     (s) => `here is my key, why does ssh reject it?\n${s}\nthanks`,
     `-----BEGIN RSA PRIVATE KEY-----\n${pemBody(6)}\n-----END RSA PRIVATE KEY-----`,
   ),
-  row(
-    'private-key',
-    'EC block from cat',
-    (s) => `$ cat key.pem\n${s}\n$ `,
-    `-----BEGIN EC PRIVATE KEY-----\n${pemBody(2)}\n-----END EC PRIVATE KEY-----`,
-  ),
-  row(
-    'private-key',
-    'OPENSSH block',
-    (s) => `Output:\n${s}\n`,
-    `-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody(7, 70)}\n-----END OPENSSH PRIVATE KEY-----`,
-  ),
-  row(
-    'private-key',
-    'PKCS#8 ENCRYPTED block',
-    (s) => `${s}\n`,
-    `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${pemBody(5)}\n-----END ENCRYPTED PRIVATE KEY-----`,
-  ),
+  row('private-key', 'EC block from cat', (s) => `$ cat key.pem\n${s}\n$ `, `-----BEGIN EC PRIVATE KEY-----\n${pemBody(2)}\n-----END EC PRIVATE KEY-----`),
+  row('private-key', 'OPENSSH block', (s) => `Output:\n${s}\n`, `-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody(7, 70)}\n-----END OPENSSH PRIVATE KEY-----`),
+  row('private-key', 'PKCS#8 ENCRYPTED block', (s) => `${s}\n`, `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${pemBody(5)}\n-----END ENCRYPTED PRIVATE KEY-----`),
   row(
     'private-key',
     'legacy encrypted RSA with armor headers',
@@ -249,9 +234,9 @@ export const ROWS: Row[] = [
   })(),
   (() => {
     const lines = pemLines(3)
-    const numbered = [
-      '-----BEGIN PGP PRIVATE KEY BLOCK-----', 'Version: GnuPG v2', '', ...lines, '-----END PGP PRIVATE KEY BLOCK-----',
-    ].map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
+    const numbered = ['-----BEGIN PGP PRIVATE KEY BLOCK-----', 'Version: GnuPG v2', '', ...lines, '-----END PGP PRIVATE KEY BLOCK-----'].map(
+      (line, i) => `${String(i + 1).padStart(6)}\t${line}`,
+    )
     return {
       kind: 'private-key',
       name: 'PGP block in cat -n output (a tab gutter on the blank line after the armor headers)',
@@ -299,12 +284,7 @@ export const ROWS: Row[] = [
 
   // tokens with a recognisable shape
   row('slack-webhook', 'incoming webhook', (s) => `curl -X POST https://hooks.slack.com/services/${s} -d '{"text":"hi"}'`, slackHookPath),
-  row(
-    'discord-webhook',
-    'webhook URL',
-    (s) => `WEBHOOK=https://discord.com/api/webhooks/${fake(DIGITS, 18)}/${s}`,
-    fake(URLSAFE, 68),
-  ),
+  row('discord-webhook', 'webhook URL', (s) => `WEBHOOK=https://discord.com/api/webhooks/${fake(DIGITS, 18)}/${s}`, fake(URLSAFE, 68)),
   row('anthropic-key', 'api03 key in a prompt', (s) => `my key is ${s}, is that the right format?`, anthropic),
   row('anthropic-key', 'admin key in env', (s) => `export ANTHROPIC_ADMIN_KEY=${s}`, anthropicAdmin),
   row('anthropic-key', 'oauth token in JSON', (s) => `{"accessToken":"${s}","expiresAt":1767225600000}`, anthropicOauth),
@@ -331,7 +311,12 @@ export const ROWS: Row[] = [
   row('stripe-key', 'restricted key', (s) => `curl https://api.stripe.com/v1/charges -u ${s}:`, `rk_live_${fake(ALNUM, 24)}`),
   row('stripe-key', 'webhook secret', (s) => `endpointSecret = "${s}"`, `whsec_${fake(ALNUM, 32)}`),
   row('google-api-key', 'maps key in HTML', (s) => `<script src="https://maps.googleapis.com/maps/api/js?key=${s}"></script>`, googleKey),
-  row('google-oauth-secret', 'client secret JSON', (s) => `{"web":{"client_id":"123-abc.apps.googleusercontent.com","client_secret":"${s}"}}`, `GOCSPX-${fake(URLSAFE, 28)}`),
+  row(
+    'google-oauth-secret',
+    'client secret JSON',
+    (s) => `{"web":{"client_id":"123-abc.apps.googleusercontent.com","client_secret":"${s}"}}`,
+    `GOCSPX-${fake(URLSAFE, 28)}`,
+  ),
   row('google-oauth-token', 'access token', (s) => `curl -H "X-Goog-Token: ${s}"`, `ya29.${fake(URLSAFE, 120)}`),
   row('npm-token', '.npmrc', (s) => `//registry.npmjs.org/:_authToken=${s}\n`, `npm_${fake(ALNUM, 36)}`),
   row('pypi-token', '.pypirc', (s) => `[pypi]\nusername = __token__\npassword = ${s}\n`, `pypi-AgEIcHlwaS5vcmc${fake(URLSAFE, 120)}`),
@@ -356,12 +341,7 @@ export const ROWS: Row[] = [
   row('digitalocean-token', 'personal token', (s) => `doctl auth init -t ${s}`, `dop_v1_${fake(HEX, 64)}`),
   row('huggingface-token', 'hub token', (s) => `huggingface-cli login --token ${s}`, `hf_${fake(LOWER + UPPER, 34)}`),
   row('shopify-token', 'admin API token', (s) => `X-Shopify-Access-Token: ${s}`, `shpat_${fake(HEX, 32)}`),
-  row(
-    'discord-token',
-    'bot token',
-    (s) => `client.run('${s}')`,
-    `MTE${fake(DIGITS, 4)}${fake(ALNUM, 19)}.${fake(URLSAFE, 6)}.${fake(URLSAFE, 38)}`,
-  ),
+  row('discord-token', 'bot token', (s) => `client.run('${s}')`, `MTE${fake(DIGITS, 4)}${fake(ALNUM, 19)}.${fake(URLSAFE, 6)}.${fake(URLSAFE, 38)}`),
   row('telegram-bot-token', 'bot token', (s) => `bot = Bot("${s}")`, `${fake(DIGITS, 10)}:AA${fake(URLSAFE, 33)}`),
   row('databricks-token', 'PAT', (s) => `databricks configure --token ${s}`, `dapi${fake(HEX, 32)}`),
   row('linear-key', 'API key', (s) => `LINEAR=${s}`, `lin_api_${fake(ALNUM, 40)}`),
@@ -400,12 +380,7 @@ export const ROWS: Row[] = [
     (s) => `credentials "app.terraform.io" {\n  token = "${s}"\n}`,
     `${fake2(ALNUM, 14)}.atlasv1.${fake2(URLSAFE, 67)}`,
   ),
-  row(
-    'dynatrace-token',
-    'API token',
-    (s) => `DT=${s}`,
-    `dt0c01.${fake2(UPPER + DIGITS, 24)}.${fake2(UPPER + DIGITS, 64)}`,
-  ),
+  row('dynatrace-token', 'API token', (s) => `DT=${s}`, `dt0c01.${fake2(UPPER + DIGITS, 24)}.${fake2(UPPER + DIGITS, 64)}`),
   row('sourcegraph-token', 'access token', (s) => `src login with ${s}`, `sgp_${fake2(HEX, 16)}_${fake2(HEX, 40)}`),
   row('sourcegraph-token', 'legacy access token', (s) => `SRC_ACCESS=${s}`, `sgp_${fake2(HEX, 40)}`),
   row('contentful-token', 'management token', (s) => `contentful login --management-token ${s}`, `CFPAT-${fake2(URLSAFE, 43)}`),
@@ -418,12 +393,7 @@ export const ROWS: Row[] = [
     (s) => `az login --service-principal -u 0f3c7a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5b -p ${s} --tenant acme.onmicrosoft.com`,
     `${fake2(ALNUM, 3)}8Q~${fake2(`${ALNUM}_~.-`, 33)}${fake2(ALNUM, 1)}`,
   ),
-  row(
-    'mapbox-token',
-    'secret token',
-    (s) => `mapbox.access = ${s}`,
-    `sk.eyJ1IjoiYWNtZSIsImEiOi${fake2(ALNUM, 20)}In0.${fake2(URLSAFE, 22)}`,
-  ),
+  row('mapbox-token', 'secret token', (s) => `mapbox.access = ${s}`, `sk.eyJ1IjoiYWNtZSIsImEiOi${fake2(ALNUM, 20)}In0.${fake2(URLSAFE, 22)}`),
 
   // AWS secret access keys: only in assignments (40 base64 characters are too common otherwise)
   row('aws-secret-access-key', 'credentials file', (s) => `[default]\naws_secret_access_key = ${s}\nregion = eu-west-1`, awsSecret),
@@ -439,12 +409,7 @@ export const ROWS: Row[] = [
   row('basic-auth', 'Basic header', (s) => `Authorization: Basic ${s}`, basicCredentials),
   row('basic-auth', 'Basic anywhere (decodes to user:pass)', (s) => `sent "Basic ${s}" to the proxy`, basicCredentials),
   row('auth-header', 'other schemes', (s) => `authorization: ApiKey ${s}`, opaque),
-  row(
-    'url-signature',
-    'S3 presigned URL',
-    (s) => `https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${s}&x=1`,
-    fake(HEX, 64),
-  ),
+  row('url-signature', 'S3 presigned URL', (s) => `https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${s}&x=1`, fake(HEX, 64)),
   row('url-signature', 'Azure SAS', (s) => `https://acme.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=${s}`, `${fake(B64, 43)}%3D`),
 
   // assignments: the key stays, the value goes
@@ -475,12 +440,7 @@ export const ROWS: Row[] = [
     (s) => `const json_client_secret = '{"client_id": "acme-web", "client_secret": "${s}"}'`,
     fake2(ALNUM, 40),
   ),
-  row(
-    'secret',
-    'escaped .env line quoted in code',
-    (s) => `ENV_SECRET_KEY = "export DJANGO_SECRET_KEY=\\"${s}\\""`,
-    fake2(ALNUM, 50),
-  ),
+  row('secret', 'escaped .env line quoted in code', (s) => `ENV_SECRET_KEY = "export DJANGO_SECRET_KEY=\\"${s}\\""`, fake2(ALNUM, 50)),
   row('password', 'assignment inside the value of a key that names no secret', (s) => `bypass: "db_password=${s}"`, `h${fake2(ALNUM, 11)}`),
   // shaped like a type name to the counts (a capital first, more lowercase than capitals, two digits), not in words
   row(
@@ -488,9 +448,22 @@ export const ROWS: Row[] = [
     'random mixed-case value after password:',
     (s) => `password: ${s}`,
     [
-      fake2(UPPER, 1), fake2(LOWER, 2), fake2(UPPER, 1), fake2(LOWER, 1), fake2(UPPER, 1), fake2(LOWER, 1),
-      fake2(UPPER, 3), fake2(LOWER, 4), fake2(DIGITS, 1), fake2(LOWER, 2), fake2(UPPER, 2), fake2(LOWER, 1),
-      fake2(DIGITS, 1), fake2(LOWER, 1), fake2(UPPER, 1), fake2(LOWER, 2),
+      fake2(UPPER, 1),
+      fake2(LOWER, 2),
+      fake2(UPPER, 1),
+      fake2(LOWER, 1),
+      fake2(UPPER, 1),
+      fake2(LOWER, 1),
+      fake2(UPPER, 3),
+      fake2(LOWER, 4),
+      fake2(DIGITS, 1),
+      fake2(LOWER, 2),
+      fake2(UPPER, 2),
+      fake2(LOWER, 1),
+      fake2(DIGITS, 1),
+      fake2(LOWER, 1),
+      fake2(UPPER, 1),
+      fake2(LOWER, 2),
     ].join(''),
   ),
   row('secret', 'random mixed-case value in YAML', (s) => `auth:\n  client_secret: ${s}\n`, `Q${fake2(LOWER, 5)}${fake2(ALNUM, 12)}`),

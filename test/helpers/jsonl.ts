@@ -39,11 +39,24 @@ export function meta(text: string, o: LineOpts = {}): Record<string, unknown> {
 }
 
 /** One assistant line (Claude Code writes one line per content block). */
-function assistantLine(block: Record<string, unknown>, o: LineOpts & { model?: string; msgId?: string }, stopReason: string | null, usage: Record<string, number>): Record<string, unknown> {
+function assistantLine(
+  block: Record<string, unknown>,
+  o: LineOpts & { model?: string; msgId?: string },
+  stopReason: string | null,
+  usage: Record<string, number>,
+): Record<string, unknown> {
   return {
     ...envelope('assistant', o),
     requestId: 'req_test',
-    message: { id: o.msgId ?? `msg_${counter}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-sonnet-4-5', content: [block], stop_reason: stopReason, usage },
+    message: {
+      id: o.msgId ?? `msg_${counter}`,
+      type: 'message',
+      role: 'assistant',
+      model: o.model ?? 'claude-sonnet-4-5',
+      content: [block],
+      stop_reason: stopReason,
+      usage,
+    },
   }
 }
 
@@ -64,11 +77,23 @@ export function toolResult(id: string, content: string, o: LineOpts & { isError?
 }
 
 export function compactBoundary(o: LineOpts & { trigger?: string; preTokens?: number } = {}): Record<string, unknown> {
-  return { ...envelope('system', o), subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata: { trigger: o.trigger ?? 'auto', preTokens: o.preTokens ?? 150000 } }
+  return {
+    ...envelope('system', o),
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    isMeta: false,
+    level: 'info',
+    compactMetadata: { trigger: o.trigger ?? 'auto', preTokens: o.preTokens ?? 150000 },
+  }
 }
 
 export function compactSummary(o: LineOpts = {}): Record<string, unknown> {
-  return { ...envelope('user', o), isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued from a previous conversation that ran out of context. Summary: ...' } }
+  return {
+    ...envelope('user', o),
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: { role: 'user', content: 'This session is being continued from a previous conversation that ran out of context. Summary: ...' },
+  }
 }
 
 /**
@@ -78,14 +103,30 @@ export function compactSummary(o: LineOpts = {}): Record<string, unknown> {
  */
 export function agentProgress(inner: Record<string, unknown>, parentToolUseId: string, o: LineOpts = {}): Record<string, unknown> {
   const message = { type: inner.type, message: inner.message, uuid: inner.uuid, timestamp: inner.timestamp }
-  return { ...envelope('progress', o), data: { type: 'agent_progress', agentId: 'a333efa', prompt: '', normalizedMessages: [], message }, toolUseID: `agent_msg_${counter}`, parentToolUseID: parentToolUseId }
+  return {
+    ...envelope('progress', o),
+    data: { type: 'agent_progress', agentId: 'a333efa', prompt: '', normalizedMessages: [], message },
+    toolUseID: `agent_msg_${counter}`,
+    parentToolUseID: parentToolUseId,
+  }
 }
 
 /** A tool call and its successful result. */
-export function call(id: string, name: string, input: Record<string, unknown>, result: unknown = { stdout: '', stderr: '', interrupted: false, isImage: false }, o: LineOpts = {}): Record<string, unknown>[] {
+export function call(
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  result: unknown = { stdout: '', stderr: '', interrupted: false, isImage: false },
+  o: LineOpts = {},
+): Record<string, unknown>[] {
   return [toolUse(id, name, input, o), toolResult(id, typeof result === 'string' ? result : 'ok', { ...o, result })]
 }
 
 export function jsonl(records: (Record<string, unknown> | Record<string, unknown>[])[]): string {
-  return records.flat().map((r) => JSON.stringify(r)).join('\n') + '\n'
+  return (
+    records
+      .flat()
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n'
+  )
 }

@@ -24,18 +24,36 @@ function userText(o: Record<string, any>): string | undefined {
   if (typeof c === 'string') text = c
   else if (Array.isArray(c)) {
     if (c.some((b: any) => b?.type === 'tool_result')) return undefined
-    text = c.filter((b: any) => b?.type === 'text').map((b: any) => b.text).join('\n')
+    text = c
+      .filter((b: any) => b?.type === 'text')
+      .map((b: any) => b.text)
+      .join('\n')
   } else return undefined
   text = text.replace(/<(system-reminder|ide_opened_file|ide_selection)>[\s\S]*?<\/\1>/g, '').trim()
-  if (!text || /^(\[Request interrupted|<command-|<local-command|<task-notification|<teammate-message|<bash-|This session is being continued)/.test(text)) return undefined
+  if (!text || /^(\[Request interrupted|<command-|<local-command|<task-notification|<teammate-message|<bash-|This session is being continued)/.test(text))
+    return undefined
   if (text.includes('<command-name>')) return undefined
   return text
 }
 
 export function oracle(raw: string): Oracle {
-  const parsed = raw.split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l) } catch { return null } }).filter(Boolean) as Record<string, any>[]
+  const parsed = raw
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        return JSON.parse(l)
+      } catch {
+        return null
+      }
+    })
+    .filter(Boolean) as Record<string, any>[]
   // Subagent messages embedded in progress lines (2.1.x) change files too.
-  const lines = parsed.flatMap((o) => (o.type === 'progress' && o.data?.type === 'agent_progress' && o.data.message && typeof o.data.message === 'object' ? [o, { ...o.data.message, isSidechain: true, cwd: o.cwd }] : [o]))
+  const lines = parsed.flatMap((o) =>
+    o.type === 'progress' && o.data?.type === 'agent_progress' && o.data.message && typeof o.data.message === 'object'
+      ? [o, { ...o.data.message, isSidechain: true, cwd: o.cwd }]
+      : [o],
+  )
   const root = lines.find((o) => typeof o.cwd === 'string' && !o.isSidechain)?.cwd as string
   const uses = new Map<string, { name: string; input: any; cwd: string }>()
   const toolFiles = new Set<string>()
@@ -94,8 +112,10 @@ export function oracle(raw: string): Oracle {
       }
     }
   }
-  const openTasks = tasks.size > 0 ? [...tasks.values()].filter((t) => t.status !== 'completed').map((t) => t.subject) : (todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content)
+  const openTasks =
+    tasks.size > 0
+      ? [...tasks.values()].filter((t) => t.status !== 'completed').map((t) => t.subject)
+      : (todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content)
   const toolFilesByRecency = [...lastChange.entries()].sort((a, b) => b[1] - a[1]).map(([f]) => f)
   return { root, toolFiles, toolFilesByRecency, shellText, lastRequest, openTasks, lastCommit }
 }
-

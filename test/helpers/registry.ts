@@ -33,7 +33,25 @@ interface Packed {
 const NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/i
 
 // The package.json fields an install reads from a packument; the rest stays in the tarball.
-const FIELDS = ['name', 'version', 'description', 'license', 'main', 'bin', 'directories', 'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bundleDependencies', 'engines', 'os', 'cpu', 'libc', 'deprecated'] as const
+const FIELDS = [
+  'name',
+  'version',
+  'description',
+  'license',
+  'main',
+  'bin',
+  'directories',
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bundleDependencies',
+  'engines',
+  'os',
+  'cpu',
+  'libc',
+  'deprecated',
+] as const
 
 /** The name has no folder in node_modules: a 404, where any other failure is a 500 with its message. */
 class NotInstalled extends Error {}

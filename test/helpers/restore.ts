@@ -33,18 +33,36 @@ export function snap(over: Partial<Snapshot> = {}): Snapshot {
     ...over,
   }
 }
-export const prompts = (...texts: string[]): PromptRecord[] => texts.map((text, i) => ({ line: i + 1, text, ts: `2026-11-29T19:${String(i).padStart(2, '0')}:00Z` }))
+export const prompts = (...texts: string[]): PromptRecord[] =>
+  texts.map((text, i) => ({ line: i + 1, text, ts: `2026-11-29T19:${String(i).padStart(2, '0')}:00Z` }))
 export const requests = (...texts: string[]): Snapshot['requests'] => ({ count: texts.length, dropped: 0, all: prompts(...texts), recent: prompts(...texts) })
-export const file = (path: string, over: Partial<FileRecord> = {}): FileRecord => ({ path, op: 'modified', added: 3, removed: 1, hints: [], changes: 1, tools: ['Edit'], lastLine: 1, subagent: false, ...over })
+export const file = (path: string, over: Partial<FileRecord> = {}): FileRecord => ({
+  path,
+  op: 'modified',
+  added: 3,
+  removed: 1,
+  hints: [],
+  changes: 1,
+  tools: ['Edit'],
+  lastLine: 1,
+  subagent: false,
+  ...over,
+})
 export const files = (n: number): FileRecord[] => Array.from({ length: n }, (_, i) => file(`src/f${String(n - i).padStart(2, '0')}.ts`, { lastLine: n - i }))
 export const task = (id: string, text: string, status: string): TaskItem => ({ id, text, status })
-export const commit = (hash: string, message: string): GitRecord => ({ ts: '2026-11-29T19:50:00Z', event: { kind: 'commit', hash, message, branch: 'feature/export-csv' } })
+export const commit = (hash: string, message: string): GitRecord => ({
+  ts: '2026-11-29T19:50:00Z',
+  event: { kind: 'commit', hash, message, branch: 'feature/export-csv' },
+})
 export const error = (message: string, resolved = false): ErrorRecord => ({ tool: 'Bash', target: 'npm test', message, line: 9, resolved })
 
 export const RICH = snap({
   task: 'Add CSV export to the notes list, with a header row and quoted fields',
   requests: requests('Add CSV export to the notes list, with a header row and quoted fields', 'yes, and make the tests pass'),
-  tasks: { source: 'TaskCreate', items: [task('1', 'Write exporter', 'completed'), task('2', 'Quote fields with commas', 'in_progress'), task('3', 'Add CLI flag --csv', 'pending')] },
+  tasks: {
+    source: 'TaskCreate',
+    items: [task('1', 'Write exporter', 'completed'), task('2', 'Quote fields with commas', 'in_progress'), task('3', 'Add CLI flag --csv', 'pending')],
+  },
   files: [file('src/export/csv.ts', { op: 'created', added: 40, removed: 0, hints: ['+fn toCsv'], lastLine: 9 }), file('src/cli.ts', { lastLine: 5 })],
   git: [{ event: { kind: 'branch', to: 'feature/export-csv', created: true } }, commit('3f9c2a1', 'Add CSV exporter'), { event: { kind: 'push', ok: true } }],
   errors: [error('1 failing test: quotes commas', false), error('type error in cli.ts', true)],

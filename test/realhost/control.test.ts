@@ -39,7 +39,14 @@ function snapshots(): SnapshotJson[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SnapshotJson)
 }
 
-const filesOf = (sessionId: string): string[] => [...new Set(snapshots().filter((s) => s.session.id === sessionId).flatMap((s) => s.files.map((f) => f.path)))].sort()
+const filesOf = (sessionId: string): string[] =>
+  [
+    ...new Set(
+      snapshots()
+        .filter((s) => s.session.id === sessionId)
+        .flatMap((s) => s.files.map((f) => f.path)),
+    ),
+  ].sort()
 
 /**
  * Every file we keep, with a hash of its content: the project's store and the bookmark home. Not the
@@ -71,7 +78,9 @@ function sessionStartSegments(req: RecordedRequest): string[] {
     let at = text.indexOf(marker)
     while (at !== -1) {
       const start = at + marker.length
-      const ends = [`\n${marker}`, '\n\n# Environment', "\n\nToday's date is ", '\nUserPromptSubmit hook additional context: '].map((t) => text.indexOf(t, start)).filter((i) => i !== -1)
+      const ends = [`\n${marker}`, '\n\n# Environment', "\n\nToday's date is ", '\nUserPromptSubmit hook additional context: ']
+        .map((t) => text.indexOf(t, start))
+        .filter((i) => i !== -1)
       const end = ends.length > 0 ? Math.min(...ends) : text.length
       out.push(text.slice(start, end))
       at = text.indexOf(marker, end)
@@ -89,7 +98,12 @@ function afterOk(next: Reply): (req: RecordedRequest) => Reply {
 }
 
 function expectScriptDone(since: number): void {
-  expect(fake.problems().filter((p) => p.seq > since).map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`)).toEqual([])
+  expect(
+    fake
+      .problems()
+      .filter((p) => p.seq > since)
+      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
+  ).toEqual([])
   expect(fake.pending()).toBe(0)
 }
 
@@ -115,7 +129,8 @@ async function ok(r: Promise<Run>): Promise<Run> {
   return done
 }
 
-const statusJson = async (env?: NodeJS.ProcessEnv): Promise<StatusJson> => JSON.parse((await ok(runBookmark(world, ['status', '--json'], env ? { env } : {}))).stdout) as StatusJson
+const statusJson = async (env?: NodeJS.ProcessEnv): Promise<StatusJson> =>
+  JSON.parse((await ok(runBookmark(world, ['status', '--json'], env ? { env } : {}))).stdout) as StatusJson
 const statusText = async (env?: NodeJS.ProcessEnv): Promise<string> => (await ok(runBookmark(world, ['status'], env ? { env } : {}))).stdout
 
 let firstDone = false

@@ -118,7 +118,10 @@ export interface Reply {
 
 export type ScriptEntry = Reply | ((req: RecordedRequest, fake: FakeAnthropic) => Reply)
 
-export const write = (file_path: string, content: string, text?: string): Reply => ({ ...(text ? { text } : {}), tools: [{ name: 'Write', input: { file_path, content } }] })
+export const write = (file_path: string, content: string, text?: string): Reply => ({
+  ...(text ? { text } : {}),
+  tools: [{ name: 'Write', input: { file_path, content } }],
+})
 export const say = (text: string, usage?: Usage): Reply => ({ text, ...(usage ? { usage } : {}) })
 
 export type RequestKind = 'main' | 'compaction' | 'side' | 'other'
@@ -171,7 +174,8 @@ export interface FakeOptions {
   compactionSummary?: string
 }
 
-export const DEFAULT_SUMMARY = '<analysis>The user asked for a greeting module; two files were written.</analysis>\n<summary>FAKE-COMPACT-SUMMARY: greeting module written (src/greet.ts, src/greet.test.ts); one open task.</summary>'
+export const DEFAULT_SUMMARY =
+  '<analysis>The user asked for a greeting module; two files were written.</analysis>\n<summary>FAKE-COMPACT-SUMMARY: greeting module written (src/greet.ts, src/greet.test.ts); one open task.</summary>'
 
 let counter = 0
 const nextId = (prefix: string): string => `${prefix}_fake_${Date.now().toString(36)}_${++counter}`
@@ -226,7 +230,11 @@ function streamMessage(res: http.ServerResponse, msg: Message): void {
     }
     sse(res, 'content_block_stop', { type: 'content_block_stop', index })
   })
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: msg.stop_reason, stop_sequence: null }, usage: { output_tokens: msg.usage.output_tokens } })
+  sse(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: msg.stop_reason, stop_sequence: null },
+    usage: { output_tokens: msg.usage.output_tokens },
+  })
   sse(res, 'message_stop', { type: 'message_stop' })
   res.end()
 }
@@ -316,7 +324,10 @@ export async function startFakeAnthropic(options: FakeOptions = {}): Promise<Fak
       if (reply.error) {
         rec.status = reply.error.status
         rec.reply = reply.error
-        return sendJson(res, reply.error.status, { type: 'error', error: { type: reply.error.type ?? 'api_error', message: reply.error.message ?? 'scripted error' } })
+        return sendJson(res, reply.error.status, {
+          type: 'error',
+          error: { type: reply.error.type ?? 'api_error', message: reply.error.message ?? 'scripted error' },
+        })
       }
       const msg = buildMessage(reply, body.model)
       rec.reply = msg
@@ -328,7 +339,12 @@ export async function startFakeAnthropic(options: FakeOptions = {}): Promise<Fak
     if (rec.method === 'POST' && rec.path === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: Math.ceil(rec.raw.length / 4) })
     if (rec.method === 'GET' && rec.path.startsWith('/v1/models')) {
       const id = 'claude-opus-5-5'
-      return sendJson(res, 200, { data: [{ type: 'model', id, display_name: 'Fake', created_at: '2026-01-01T00:00:00Z' }], has_more: false, first_id: id, last_id: id })
+      return sendJson(res, 200, {
+        data: [{ type: 'model', id, display_name: 'Fake', created_at: '2026-01-01T00:00:00Z' }],
+        has_more: false,
+        first_id: id,
+        last_id: id,
+      })
     }
     if (rec.method === 'HEAD') {
       res.writeHead(200)

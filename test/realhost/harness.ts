@@ -68,9 +68,14 @@ export function claudeStatus(version: ClaudeVersion = CLAUDE_VERSION): ClaudeSta
   if (!existsSync(program)) return { available: false, why: `${program} is missing (${h.install} installs Claude Code ${version})` }
   const home = mkdtempSync(join(tmpdir(), 'bm-claude-version-'))
   try {
-    const r = spawnSync(h.cmd, [...h.pre, '--version'], { encoding: 'utf8', timeout: 15_000, env: { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: home } })
+    const r = spawnSync(h.cmd, [...h.pre, '--version'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: home },
+    })
     if (r.status !== 0) return { available: false, why: `${program} --version failed: ${r.error?.message ?? r.stderr}` }
-    if (!r.stdout.startsWith(`${version} `)) return { available: false, why: `expected Claude Code ${version}, found ${r.stdout.trim()} (${h.install} installs it)` }
+    if (!r.stdout.startsWith(`${version} `))
+      return { available: false, why: `expected Claude Code ${version}, found ${r.stdout.trim()} (${h.install} installs it)` }
     return { available: true, why: '' }
   } finally {
     rmSync(home, { recursive: true, force: true })
@@ -87,8 +92,30 @@ export function ensureClaude(version: ClaudeVersion): ClaudeStatus {
   const before = claudeStatus(version)
   const folder = HOSTS[version].npmFolder
   if (before.available || folder === undefined) return before
-  const r = spawnSync('npm', ['ci', '--prefix', folder, '--omit=optional', '--prefer-offline', '--fetch-retries=1', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=5000', '--no-audit', '--no-fund', '--loglevel=error'], { encoding: 'utf8', timeout: 180_000, env: process.env })
-  const after = r.status === 0 ? claudeStatus(version) : { available: false, why: `${HOSTS[version].install} failed (${r.error?.message ?? `exit ${r.status}`}): ${(r.stderr || r.stdout).trim().slice(0, 800)}` }
+  const r = spawnSync(
+    'npm',
+    [
+      'ci',
+      '--prefix',
+      folder,
+      '--omit=optional',
+      '--prefer-offline',
+      '--fetch-retries=1',
+      '--fetch-retry-mintimeout=2000',
+      '--fetch-retry-maxtimeout=5000',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
+    { encoding: 'utf8', timeout: 180_000, env: process.env },
+  )
+  const after =
+    r.status === 0
+      ? claudeStatus(version)
+      : {
+          available: false,
+          why: `${HOSTS[version].install} failed (${r.error?.message ?? `exit ${r.status}`}): ${(r.stderr || r.stdout).trim().slice(0, 800)}`,
+        }
   if (!after.available && /^(1|true)$/i.test(process.env.CI ?? '')) throw new Error(`Claude Code ${version} is needed in CI: ${after.why}`)
   return after
 }
@@ -110,7 +137,10 @@ export interface World {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.email=test@example.invalid', '-c', 'user.name=test', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' })
+  const r = spawnSync('git', ['-c', 'user.email=test@example.invalid', '-c', 'user.name=test', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+  })
   if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`)
   return r.stdout
 }
@@ -260,19 +290,31 @@ export const runLog: { version: ClaudeVersion; args: string[]; ms: number }[] = 
  */
 export async function runClaude(world: World, prompt: string, opts: ClaudeOptions = {}): Promise<ClaudeResult> {
   const mode = opts.permissionMode === undefined ? 'acceptEdits' : opts.permissionMode
-  const args = ['-p', prompt, ...(mode === null ? [] : ['--permission-mode', mode]), ...(opts.stream ? ['--output-format', 'stream-json', '--verbose'] : ['--output-format', 'json'])]
+  const args = [
+    '-p',
+    prompt,
+    ...(mode === null ? [] : ['--permission-mode', mode]),
+    ...(opts.stream ? ['--output-format', 'stream-json', '--verbose'] : ['--output-format', 'json']),
+  ]
   if (opts.sessionId) args.push('--session-id', opts.sessionId)
   if (opts.resume) args.push('--resume', opts.resume)
   args.push(...(opts.extraArgs ?? []))
   const version = opts.version ?? world.claude
   const claude = claudeCommand(version)
-  const r = await run(claude.cmd, [...claude.args, ...args], { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...HOSTS[version].env, ...opts.env }, timeoutMs: opts.timeoutMs ?? 45_000 })
+  const r = await run(claude.cmd, [...claude.args, ...args], {
+    cwd: opts.cwd ?? world.proj,
+    env: { ...world.env, ...HOSTS[version].env, ...opts.env },
+    timeoutMs: opts.timeoutMs ?? 45_000,
+  })
   runLog.push({ version, args: [prompt, ...(opts.resume ? ['--resume'] : [])], ms: r.ms })
   let json: ClaudeResult['json']
   let events: Line[] = []
   try {
     if (opts.stream) {
-      events = r.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Line)
+      events = r.stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Line)
       const last = events.at(-1)
       if (last?.type !== 'result') throw new Error('no result line')
       json = last as ClaudeResult['json']
@@ -286,7 +328,12 @@ export async function runClaude(world: World, prompt: string, opts: ClaudeOption
 
 /** Our own CLI, with the world's environment (no stdin payload unless given). */
 export function runBookmark(world: World, args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
-  return run(process.execPath, [BOOKMARK_BIN, ...args], { cwd: opts.cwd ?? world.proj, env: { ...world.env, ...opts.env }, timeoutMs: 30_000, ...(opts.input !== undefined ? { input: opts.input } : {}) })
+  return run(process.execPath, [BOOKMARK_BIN, ...args], {
+    cwd: opts.cwd ?? world.proj,
+    env: { ...world.env, ...opts.env },
+    timeoutMs: 30_000,
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+  })
 }
 
 /** Wires our four hooks into $CLAUDE_CONFIG_DIR/settings.json with `bookmark setup` itself (run from HOME). */
@@ -325,7 +372,8 @@ export function hookStdouts(lines: Line[], event: string): string[] {
   const out: string[] = []
   for (const l of lines) {
     const a = l.attachment as { type?: string; hookEvent?: string; hookName?: string; stdout?: string; command?: string } | undefined
-    if (l.type === 'attachment' && a?.type === 'hook_success' && (a.hookEvent === event || a.hookName?.startsWith(event)) && typeof a.stdout === 'string') out.push(a.stdout)
+    if (l.type === 'attachment' && a?.type === 'hook_success' && (a.hookEvent === event || a.hookName?.startsWith(event)) && typeof a.stdout === 'string')
+      out.push(a.stdout)
   }
   return out
 }

@@ -9,7 +9,18 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, write } from './fake-anthropic.js'
-import { BOOKMARK_BIN, type World, claudeStatus, createWorld, installHooks, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
+import {
+  BOOKMARK_BIN,
+  type World,
+  claudeStatus,
+  createWorld,
+  installHooks,
+  newSessionId,
+  readJsonl,
+  runBookmark,
+  runClaude,
+  transcriptPath,
+} from './harness.js'
 
 const claude = claudeStatus()
 if (!claude.available) console.warn(`real-host headless tests skipped: ${claude.why}`)
@@ -27,13 +38,22 @@ function afterOk(next: Reply): (req: RecordedRequest) => Reply {
 }
 
 function expectScriptDone(since: number): void {
-  expect(fake.problems().filter((p) => p.seq > since).map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`)).toEqual([])
+  expect(
+    fake
+      .problems()
+      .filter((p) => p.seq > since)
+      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
+  ).toEqual([])
   expect(fake.pending()).toBe(0)
 }
 
 /** The Stop summaries Claude Code wrote into the transcript: how many hook errors (blocks) each had. */
 function stopBlocks(sessionId: string): number[] {
-  return (readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as { hookErrors: unknown[] }[]).map((s) => s.hookErrors.length)
+  return (
+    readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as {
+      hookErrors: unknown[]
+    }[]
+  ).map((s) => s.hookErrors.length)
 }
 
 function stopSnapshotFiles(sessionId: string): string[][] {
@@ -86,14 +106,10 @@ describe.skipIf(!claude.available)('real host: claude -p keeps its answer (issue
     const sid = newSessionId()
     const second = join(world.proj, 'second.txt')
     let afterBlock = ''
-    fake.script(
-      write(second, 'two\n'),
-      afterOk(say('The second answer is two.')),
-      (req) => {
-        afterBlock = allText(req.body!)
-        return say('Done.') // a model that does not write the handoff: the next Stop has stop_hook_active and passes
-      },
-    )
+    fake.script(write(second, 'two\n'), afterOk(say('The second answer is two.')), (req) => {
+      afterBlock = allText(req.body!)
+      return say('Done.') // a model that does not write the handoff: the next Stop has stop_hook_active and passes
+    })
     const mark = fake.mark()
     const r = await runClaude(world, 'Write two to second.txt and tell me what you wrote.', { sessionId: sid, env: { BOOKMARK_NARRATIVE_IN_HEADLESS: '1' } })
 

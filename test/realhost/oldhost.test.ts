@@ -16,7 +16,19 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { GUARD, HOOK_EVENTS, OUR_HOOKS } from '../../src/setup/hooks.js'
 import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
-import { BOOKMARK_BIN, OLD_CLAUDE_VERSION, type World, createWorld, ensureClaude, installHooks, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
+import {
+  BOOKMARK_BIN,
+  OLD_CLAUDE_VERSION,
+  type World,
+  createWorld,
+  ensureClaude,
+  installHooks,
+  newSessionId,
+  readJsonl,
+  runBookmark,
+  runClaude,
+  transcriptPath,
+} from './harness.js'
 
 const claude = ensureClaude(OLD_CLAUDE_VERSION)
 if (!claude.available) console.warn(`real-host tests on Claude Code ${OLD_CLAUDE_VERSION} skipped: ${claude.why}`)
@@ -76,7 +88,12 @@ function afterOk(next: Reply | ((req: RecordedRequest) => Reply)): (req: Recorde
 }
 
 function expectScriptDone(fake: FakeAnthropic, since: number): void {
-  expect(fake.problems().filter((p) => p.seq > since).map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`)).toEqual([])
+  expect(
+    fake
+      .problems()
+      .filter((p) => p.seq > since)
+      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
+  ).toEqual([])
   expect(fake.pending()).toBe(0)
 }
 
@@ -103,7 +120,8 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     // `bookmark setup` itself, asking the world's claude (2.0.76) for its version, as a user's setup does.
     const r = await installHooks(world)
     expect(r.stdout).toContain('Claude Code 2.0.76 runs only shell-form hooks (exec form needs 2.1.139): wrote that form')
-    const stop = (JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: { Stop: { hooks: { command: string; args?: string[] }[] }[] } }).hooks.Stop[0]!.hooks[0]!
+    const stop = (JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: { Stop: { hooks: { command: string; args?: string[] }[] }[] } }).hooks
+      .Stop[0]!.hooks[0]!
     expect(stop.args).toBeUndefined()
     expect(stop.command).toBe(`${shq(process.execPath)} -e ${shq(GUARD)} ${shq(BOOKMARK_BIN)} stop`.replace(/'([A-Za-z0-9_@%+=:,./-]+)'/g, '$1'))
   })
@@ -126,7 +144,9 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
       afterOk({ tools: [{ name: 'TodoWrite', input: { todos: [{ content: OPEN_TASK, status: 'pending', activeForm: 'Handling non-ASCII names' }] } }] }),
       afterOk(say('greet() is written; non-ASCII names are still open.')),
       (req) => {
-        const m = /Stop hook feedback:\n(session-bookmark: before you stop, write the handoff[\s\S]*?Write only that file, then stop\.[^\n]*)/.exec(allText(req.body!))
+        const m = /Stop hook feedback:\n(session-bookmark: before you stop, write the handoff[\s\S]*?Write only that file, then stop\.[^\n]*)/.exec(
+          allText(req.body!),
+        )
         if (!m) throw new Error('the request after the Stop block does not carry our reason')
         blockReason = m[1]!
         const header = /<!-- BOOKMARK_IDENTITY\n[\s\S]*?\n-->/.exec(blockReason)
@@ -168,7 +188,9 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
 
     // The request after the block carries our reason (2.0.76 sends only "Stop hook feedback:\n<reason>", no command line).
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.proj, encoding: 'utf8' }).trim()
-    expect(blockReason).toContain(`<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${world.proj}\nbranch: main\nhead: ${head}\nsession_id: ${sid}\nwritten: `)
+    expect(blockReason).toContain(
+      `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${world.proj}\nbranch: main\nhead: ${head}\nsession_id: ${sid}\nwritten: `,
+    )
     const main = fake.mainRequests(mark)
     expect(main).toHaveLength(5)
     for (const earlier of main.slice(0, 3)) expect(allText(earlier.body!)).not.toContain('write the handoff')
@@ -219,7 +241,12 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     // No handoff request at the end (the default for -p): this test is about the compaction.
     await runClaude(world, 'Add a list of names.', { sessionId: sid, env: { BOOKMARK_NARRATIVE_IN_HEADLESS: '0' } })
     expectScriptDone(fake, mark)
-    expect(fake.messages().filter((r) => r.seq > mark && r.kind !== 'side').map((r) => r.kind)).toEqual(['main', 'compaction', 'main'])
+    expect(
+      fake
+        .messages()
+        .filter((r) => r.seq > mark && r.kind !== 'side')
+        .map((r) => r.kind),
+    ).toEqual(['main', 'compaction', 'main'])
     const pre = snapshots(world).filter((s) => s.session.id === sid && s.trigger === 'pre_compact')
     expect(pre).toHaveLength(1)
     expect(pre[0]!.files.map((f) => f.path)).toContain('src/names.ts')
@@ -275,7 +302,11 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
     expect(readFileSync(join(world.proj, 'a.txt'), 'utf8')).toBe('hello\n')
 
     // Why: the args were dropped, so node read the JSON payload on stdin as a script (2.0.76 streams this hook's stderr).
-    const starts = r.events.filter((e) => e.type === 'system' && e.subtype === 'hook_response' && e.hook_event === 'SessionStart') as { exit_code: number; stderr: string; stdout: string }[]
+    const starts = r.events.filter((e) => e.type === 'system' && e.subtype === 'hook_response' && e.hook_event === 'SessionStart') as {
+      exit_code: number
+      stderr: string
+      stdout: string
+    }[]
     expect(starts).toHaveLength(1)
     expect(starts[0]!.exit_code).toBe(1)
     expect(starts[0]!.stdout).toBe('')
@@ -289,7 +320,9 @@ describe.skipIf(!claude.available)(`real host: Claude Code ${OLD_CLAUDE_VERSION}
 
     // doctor, asking the same claude for its version, runs the hooks as 2.0.76 would and says so; setup mends them.
     const doctor = await runBookmark(world, ['doctor', '--json'])
-    const errors = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.filter((c) => c.id === 'hooks' && c.status === 'error')
+    const errors = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.filter(
+      (c) => c.id === 'hooks' && c.status === 'error',
+    )
     expect(errors).toHaveLength(4)
     for (const e of errors) expect(e.message).toMatch(/run as Claude Code 2\.0\.76 runs it, exited 1: SyntaxError.*ignores "args"/)
     expect((await installHooks(world)).stdout).toMatch(/SessionStart updated, UserPromptSubmit updated, PreCompact updated, Stop updated/)

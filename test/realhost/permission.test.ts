@@ -7,7 +7,17 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeAnthropic, type RecordedRequest, type Reply, type ToolResult, allText, lastToolResults, say, startFakeAnthropic, write } from './fake-anthropic.js'
+import {
+  type FakeAnthropic,
+  type RecordedRequest,
+  type Reply,
+  type ToolResult,
+  allText,
+  lastToolResults,
+  say,
+  startFakeAnthropic,
+  write,
+} from './fake-anthropic.js'
 import { type World, claudeStatus, createWorld, installHooks, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
 
 const claude = claudeStatus()
@@ -32,12 +42,21 @@ function afterOk(next: Reply): (req: RecordedRequest) => Reply {
 }
 
 function expectScriptDone(since: number): void {
-  expect(fake.problems().filter((p) => p.seq > since).map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`)).toEqual([])
+  expect(
+    fake
+      .problems()
+      .filter((p) => p.seq > since)
+      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
+  ).toEqual([])
   expect(fake.pending()).toBe(0)
 }
 
 function stopBlocks(sessionId: string): number[] {
-  return (readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as { hookErrors: unknown[] }[]).map((s) => s.hookErrors.length)
+  return (
+    readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as {
+      hookErrors: unknown[]
+    }[]
+  ).map((s) => s.hookErrors.length)
 }
 
 interface Denial {
@@ -49,7 +68,9 @@ interface Denial {
  * One session of real work in the default mode: the model writes src/<name> (allowed for src/ only), answers,
  * gets our Stop block, writes the handoff at the path the reason names, and ends. Returns what happened.
  */
-async function sessionWithHandoff(name: string): Promise<{ denials: Denial[]; handoffPath: string; handoff: string; handoffResult: ToolResult | undefined; sid: string; mark: number }> {
+async function sessionWithHandoff(
+  name: string,
+): Promise<{ denials: Denial[]; handoffPath: string; handoff: string; handoffResult: ToolResult | undefined; sid: string; mark: number }> {
   const sid = newSessionId()
   let handoffPath = ''
   let handoff = ''
@@ -58,7 +79,9 @@ async function sessionWithHandoff(name: string): Promise<{ denials: Denial[]; ha
     write(join(world.proj, 'src', name), `export const ${name.replace(/\W/g, '')} = 1\n`),
     afterOk(say(`src/${name} is written.`)),
     (req) => {
-      const reason = /Stop hook feedback:\n(session-bookmark: before you stop, write the handoff[\s\S]*?Write only that file, then stop\.[^\n]*)/.exec(allText(req.body!))?.[1]
+      const reason = /Stop hook feedback:\n(session-bookmark: before you stop, write the handoff[\s\S]*?Write only that file, then stop\.[^\n]*)/.exec(
+        allText(req.body!),
+      )?.[1]
       const header = reason && /<!-- BOOKMARK_IDENTITY\n[\s\S]*?\n-->/.exec(reason)
       const target = reason && /Use your Write tool to write (\S+) now/.exec(reason)
       if (!header || !target) throw new Error('the request after the Stop block does not carry our reason')

@@ -18,7 +18,14 @@ function claude(args: string[], cwd: string, cfg: string, home: string) {
     cwd,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: cfg, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1', DISABLE_AUTOUPDATER: '1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      CLAUDE_CONFIG_DIR: cfg,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+      DISABLE_AUTOUPDATER: '1',
+    },
   })
 }
 
@@ -41,7 +48,8 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
 
   it('installs from a local marketplace folder with the built code in place', () => {
     const pkg = join(root, 'session-bookmark')
-    for (const part of ['.claude-plugin', '.mcp.json', 'bin', 'dist', 'hooks', 'templates', 'package.json']) cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true })
+    for (const part of ['.claude-plugin', '.mcp.json', 'bin', 'dist', 'hooks', 'templates', 'package.json'])
+      cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true })
     const add = claude(['plugin', 'marketplace', 'add', pkg], root, cfg, home)
     expect(add.status, add.stdout + add.stderr).toBe(0)
     const install = claude(['plugin', 'install', 'session-bookmark@session-bookmark'], root, cfg, home)
@@ -49,6 +57,7 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
     const installed = JSON.parse(readFileSync(join(cfg, 'plugins', 'installed_plugins.json'), 'utf8'))
     expect(JSON.stringify(installed)).toContain('session-bookmark@session-bookmark')
     const cache = join(cfg, 'plugins', 'cache', 'session-bookmark', 'session-bookmark', '0.1.0')
-    for (const f of ['hooks/hooks.json', 'bin/bookmark.cjs', 'dist/cli/bookmark.cjs', '.mcp.json', 'templates/bookmark.context.md']) expect(existsSync(join(cache, f)), f).toBe(true)
+    for (const f of ['hooks/hooks.json', 'bin/bookmark.cjs', 'dist/cli/bookmark.cjs', '.mcp.json', 'templates/bookmark.context.md'])
+      expect(existsSync(join(cache, f)), f).toBe(true)
   })
 })

@@ -134,7 +134,12 @@ const needScenario1 = (): void => {
 }
 
 function expectScriptDone(since: number): void {
-  expect(fake.problems().filter((p) => p.seq > since).map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`)).toEqual([])
+  expect(
+    fake
+      .problems()
+      .filter((p) => p.seq > since)
+      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
+  ).toEqual([])
   expect(fake.pending()).toBe(0)
 }
 
@@ -159,11 +164,22 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
   })
 
   it('setup wired the four hooks with absolute node and bin/bookmark.cjs paths, keeping the user settings', () => {
-    const settings = JSON.parse(readFileSync(world.settingsPath, 'utf8')) as { hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]>; env: unknown; permissions: unknown }
+    const settings = JSON.parse(readFileSync(world.settingsPath, 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]>
+      env: unknown
+      permissions: unknown
+    }
     const handlers = (event: string): { command: string; args?: string[] }[] => (settings.hooks[event] ?? []).flatMap((g) => g.hooks)
     // The exec form, since the claude on the world's PATH is 2.1.332; through the guard (issue 16).
-    for (const [event, sub] of [['SessionStart', 'restore'], ['UserPromptSubmit', 'check'], ['PreCompact', 'precompact'], ['Stop', 'stop']] as const) {
-      expect(handlers(event).filter((h) => h.args?.includes(BOOKMARK_BIN))).toEqual([{ type: 'command', command: process.execPath, args: ['-e', GUARD, BOOKMARK_BIN, sub], timeout: expect.any(Number) }])
+    for (const [event, sub] of [
+      ['SessionStart', 'restore'],
+      ['UserPromptSubmit', 'check'],
+      ['PreCompact', 'precompact'],
+      ['Stop', 'stop'],
+    ] as const) {
+      expect(handlers(event).filter((h) => h.args?.includes(BOOKMARK_BIN))).toEqual([
+        { type: 'command', command: process.execPath, args: ['-e', GUARD, BOOKMARK_BIN, sub], timeout: expect.any(Number) },
+      ])
     }
     const commands = (event: string): string[] => handlers(event).map((h) => [h.command, ...(h.args ?? [])].join(' '))
     expect(commands('Notification')).toEqual(['true'])
@@ -237,7 +253,9 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     // The request after the block carries our reason, with the identity header for this repository.
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.proj, encoding: 'utf8' }).trim()
     expect(blockReason).toContain('write the handoff for the next session (no narrative yet)')
-    expect(blockReason).toContain(`<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${world.proj}\nbranch: main\nhead: ${head}\nsession_id: ${sid1}\nwritten: `)
+    expect(blockReason).toContain(
+      `<!-- BOOKMARK_IDENTITY\nscope: repo\nproject: proj\nrepo_path: ${world.proj}\nbranch: main\nhead: ${head}\nsession_id: ${sid1}\nwritten: `,
+    )
     for (const s of ['## Task', '## Progress', '## Decisions', '## Open items', '## Next step', '## Files']) expect(blockReason).toContain(s)
     const main = fake.mainRequests(mark)
     expect(main).toHaveLength(7)
@@ -253,7 +271,9 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     expect(readFileSync(narrativePath, 'utf8')).toBe(narrative)
 
     // The transcript shows one blocking Stop, then one that passed.
-    const summaries = readJsonl(transcriptPath(world, world.proj, sid1)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as { hookErrors: string[] }[]
+    const summaries = readJsonl(transcriptPath(world, world.proj, sid1)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as {
+      hookErrors: string[]
+    }[]
     expect(summaries.map((s) => s.hookErrors.length)).toEqual([1, 0])
 
     // A snapshot lists both files, the open task and the request; the store counts one narrative block.
@@ -276,7 +296,10 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     // on the project. Today it is listed as a created file in the snapshots, LATEST.md, the trail and the
     // restore text ("Files changed (3, 2 named above)" with only this file left to show). Fails until src/extract skips it.
     const listed = snapshots().map((s) => `${s.id} ${s.trigger}: ${s.files.map((f) => f.path).join(', ')}`)
-    expect(listed.filter((l) => l.includes('.bookmark/')), listed.join('\n')).toEqual([])
+    expect(
+      listed.filter((l) => l.includes('.bookmark/')),
+      listed.join('\n'),
+    ).toEqual([])
     const trail = JSON.parse(readFileSync(join(world.proj, '.bookmark', 'trails', 'files.json'), 'utf8')) as { files: Record<string, unknown> }
     expect(Object.keys(trail.files).sort()).toEqual(['src/greet.test.ts', 'src/greet.ts'])
   })
@@ -389,7 +412,13 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
       },
       say('Status read.'),
     )
-    const statusNow = async () => JSON.parse((await runBookmark(world, ['status', '--json'])).stdout) as { snapshots: number; projectRoot: string; narrativeBlocks: number; latest: { id: string } }
+    const statusNow = async () =>
+      JSON.parse((await runBookmark(world, ['status', '--json'])).stdout) as {
+        snapshots: number
+        projectRoot: string
+        narrativeBlocks: number
+        latest: { id: string }
+      }
     const before = await statusNow()
     const mark = fake.mark()
     // The plugin's .mcp.json, as Claude Code reads it: ${CLAUDE_PLUGIN_ROOT} is this repository.
@@ -399,20 +428,30 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
       extraArgs: ['--mcp-config', join(BOOKMARK_BIN, '..', '..', '.mcp.json'), '--allowedTools', TOOL],
     })
     const requests = fake.mainRequests(mark)
-    const names = new Set(requests.flatMap((r) => [...(r.body!.tools ?? []).map((t) => t.name ?? ''), ...(allText(r.body!).match(/mcp__session-bookmark__bookmark_\w+/g) ?? [])]))
-    for (const t of ['bookmark_snapshot', 'bookmark_restore', 'bookmark_status', 'bookmark_list', 'bookmark_show', 'bookmark_export']) expect(names.has(`mcp__session-bookmark__${t}`), t).toBe(true)
+    const names = new Set(
+      requests.flatMap((r) => [...(r.body!.tools ?? []).map((t) => t.name ?? ''), ...(allText(r.body!).match(/mcp__session-bookmark__bookmark_\w+/g) ?? [])]),
+    )
+    for (const t of ['bookmark_snapshot', 'bookmark_restore', 'bookmark_status', 'bookmark_list', 'bookmark_show', 'bookmark_export'])
+      expect(names.has(`mcp__session-bookmark__${t}`), t).toBe(true)
     // The tool result the model received is our real status of this project.
     const results = requests.flatMap((r) => lastToolResults(r.body!)).map((r) => r.text)
     // Claude Code hands its model JSON.stringify(structuredContent) in place of the text whenever a result
     // carries it; our server leaves it out for Claude Code, so the model reads the status text (server.ts).
-    expect(results.some((t) => t.includes('"narrativeBlocks"')), results.join('\n---\n')).toBe(false)
+    expect(
+      results.some((t) => t.includes('"narrativeBlocks"')),
+      results.join('\n---\n'),
+    ).toBe(false)
     const statusText = results.find((t) => /^Project .+: \d+ snapshots, \d+ sessions\.$/m.test(t))
     expect(statusText, results.join('\n---\n')).toBeDefined()
     // The hooks of this very session capture around the call (check before it, Stop after it), so the status
     // the model saw lies between the status before the run and after it, and names a snapshot on disk.
     const after = await statusNow()
     const num = (re: RegExp): number => Number(re.exec(statusText!)?.[1])
-    const got = { snapshots: num(/: (\d+) snapshots,/), narrativeBlocks: num(/^Narrative blocks: (\d+);/m), latest: { id: /^Latest: (SNAP_\S+) /m.exec(statusText!)?.[1] ?? '' } }
+    const got = {
+      snapshots: num(/: (\d+) snapshots,/),
+      narrativeBlocks: num(/^Narrative blocks: (\d+);/m),
+      latest: { id: /^Latest: (SNAP_\S+) /m.exec(statusText!)?.[1] ?? '' },
+    }
     expect(statusText).toContain(`Project ${after.projectRoot}: `)
     expect(got.narrativeBlocks).toBe(after.narrativeBlocks)
     expect(got.snapshots).toBeGreaterThanOrEqual(before.snapshots)

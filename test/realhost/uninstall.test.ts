@@ -37,13 +37,16 @@ function hookTrouble(lines: Line[]): unknown[] {
   return out
 }
 
-
 describe.skipIf(!claude.available)('real host: npm uninstall -g without bookmark uninstall (issue 16)', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     fake = await startFakeAnthropic()
     world = createWorld(fake, 'bm-realhost-npm-')
     const out = tempDir('bm-tgz-')
-    const packed = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: REPO_ROOT, timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
+    const packed = await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], {
+      cwd: REPO_ROOT,
+      timeout: 120_000,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    })
     const tarball = join(out, packed.stdout.trim().split('\n').pop()!)
     await stat(tarball)
     registry = await startRegistry(join(REPO_ROOT, 'node_modules'), tempDir('bm-registry-'))

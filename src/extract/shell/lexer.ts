@@ -244,8 +244,7 @@ class Lexer {
     this.i += op.length
     while (s[this.i] === ' ' || s[this.i] === '\t') this.i++
     const c = s[this.i]
-    const atBoundary =
-      c === undefined || c === '\n' || c === ';' || c === '|' || c === '&' || c === ')' || (c === '(' && !this.ps)
+    const atBoundary = c === undefined || c === '\n' || c === ';' || c === '|' || c === '&' || c === ')' || (c === '(' && !this.ps)
     const target = atBoundary ? undefined : this.word(depth)
     if (target && target.raw.length === 0) return
     if (op === '<<' || op === '<<-') {

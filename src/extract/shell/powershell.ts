@@ -59,15 +59,34 @@ export interface PsSpec {
 }
 
 const PS_COMMON_VALUES = [
-  'erroraction', 'warningaction', 'informationaction', 'errorvariable', 'warningvariable',
-  'informationvariable', 'outvariable', 'outbuffer', 'pipelinevariable', 'progressaction',
+  'erroraction',
+  'warningaction',
+  'informationaction',
+  'errorvariable',
+  'warningvariable',
+  'informationvariable',
+  'outvariable',
+  'outbuffer',
+  'pipelinevariable',
+  'progressaction',
 ]
 const PS_COMMON_SWITCHES = ['verbose', 'debug', 'whatif', 'confirm']
 const PS_COMMON_ALIASES: Record<string, string> = {
-  ea: 'erroraction', wa: 'warningaction', infa: 'informationaction', ev: 'errorvariable',
-  wv: 'warningvariable', iv: 'informationvariable', ov: 'outvariable', ob: 'outbuffer',
-  pv: 'pipelinevariable', vb: 'verbose', db: 'debug', wi: 'whatif', cf: 'confirm',
-  pspath: 'literalpath', lp: 'literalpath',
+  ea: 'erroraction',
+  wa: 'warningaction',
+  infa: 'informationaction',
+  ev: 'errorvariable',
+  wv: 'warningvariable',
+  iv: 'informationvariable',
+  ov: 'outvariable',
+  ob: 'outbuffer',
+  pv: 'pipelinevariable',
+  vb: 'verbose',
+  db: 'debug',
+  wi: 'whatif',
+  cf: 'confirm',
+  pspath: 'literalpath',
+  lp: 'literalpath',
 }
 
 export const PS_SPECS: Record<'content' | 'outfile' | 'tee' | 'newitem' | 'remove' | 'move' | 'rename' | 'copy' | 'cd', PsSpec> = {

@@ -5,8 +5,19 @@
  */
 
 const C_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 }
 
 /** $'..' body with C escapes; `start` is past the opening quote, `end` past the closing one. */

@@ -248,7 +248,11 @@ const bash: Row[] = [
 
 // Real commands copied from ../shared/corpus/claude (short ones).
 const corpus: Row[] = [
-  { name: 'corpus: mkdir -p four dirs', cmd: 'mkdir -p src/components src/types src/lib src/hooks', ops: ['src/components', 'src/types', 'src/lib', 'src/hooks'].map(mkdir) },
+  {
+    name: 'corpus: mkdir -p four dirs',
+    cmd: 'mkdir -p src/components src/types src/lib src/hooks',
+    ops: ['src/components', 'src/types', 'src/lib', 'src/hooks'].map(mkdir),
+  },
   { name: 'corpus: mkdir && ls', cmd: 'mkdir -p types && ls -la types/', ops: [mkdir('types')] },
   {
     name: 'corpus: cat > types/todo.ts heredoc',
@@ -258,7 +262,9 @@ const corpus: Row[] = [
   {
     name: 'corpus: mv absolute paths',
     cmd: 'mv /Users/soph/Work/entire/devenv/cli/docs/checkpoint-scenarios.md /Users/soph/Work/entire/devenv/cli/docs/architecture/checkpoint-scenarios.md',
-    ops: [mv('/Users/soph/Work/entire/devenv/cli/docs/checkpoint-scenarios.md', '/Users/soph/Work/entire/devenv/cli/docs/architecture/checkpoint-scenarios.md')],
+    ops: [
+      mv('/Users/soph/Work/entire/devenv/cli/docs/checkpoint-scenarios.md', '/Users/soph/Work/entire/devenv/cli/docs/architecture/checkpoint-scenarios.md'),
+    ],
   },
   {
     name: 'corpus: git mv chain with cp -r into dir and rm -rf',
@@ -272,7 +278,7 @@ const corpus: Row[] = [
   },
   {
     name: 'corpus: sed -i with a glob operand',
-    cmd: "sed -i 's/ — / - /g' AGENTS.md .agents/skills/project-knowledge/SKILL.md .agents/skills/project-knowledge/references/*.md && grep -rn \"—\" AGENTS.md CONTRIBUTING.md .agents/skills/project-knowledge/ | head -5; echo \"--- leftover em-dashes above (if any)\"",
+    cmd: 'sed -i \'s/ — / - /g\' AGENTS.md .agents/skills/project-knowledge/SKILL.md .agents/skills/project-knowledge/references/*.md && grep -rn "—" AGENTS.md CONTRIBUTING.md .agents/skills/project-knowledge/ | head -5; echo "--- leftover em-dashes above (if any)"',
     ops: [edit('AGENTS.md'), edit('.agents/skills/project-knowledge/SKILL.md')],
   },
   {
@@ -298,7 +304,7 @@ const corpus: Row[] = [
   },
   {
     name: 'corpus: cp backup then sed -i with line continuations',
-    cmd: "cp config/segment_types.go /tmp/st.bak && \\\nsed -i 's|^\\tSTATUS SegmentType = \"status\"|\\tSTATUS SegmentType = \"status\"\\n\\tBOGUS SegmentType = \"bogus\"|' config/segment_types.go",
+    cmd: 'cp config/segment_types.go /tmp/st.bak && \\\nsed -i \'s|^\\tSTATUS SegmentType = "status"|\\tSTATUS SegmentType = "status"\\n\\tBOGUS SegmentType = "bogus"|\' config/segment_types.go',
     ops: [cp('config/segment_types.go', '/tmp/st.bak'), edit('config/segment_types.go')],
   },
   { name: 'corpus: (cd /tmp && ...) subshell', cmd: '(cd /tmp && echo "say hello" | claude --print 2>&1)', ops: [] },
@@ -309,12 +315,12 @@ const corpus: Row[] = [
   },
   {
     name: 'corpus: wsl -e bash -lc with $VARs',
-    cmd: "MSYS_NO_PATHCONV=1 wsl -e bash -lc 'mkdir -p $HOME/omp-test/empty-zdot; zsh -f -c \"echo hi\"' 2>&1 | head -5",
+    cmd: 'MSYS_NO_PATHCONV=1 wsl -e bash -lc \'mkdir -p $HOME/omp-test/empty-zdot; zsh -f -c "echo hi"\' 2>&1 | head -5',
     ops: [],
   },
   {
     name: 'corpus: escaped $( inside bash -c heredoc never runs',
-    cmd: "bash -c '\nx=\"\\$(touch /tmp/omp_test_exec_marker)\"\ncat <<EOF\n$x\nEOF\n'\nls -la /tmp/omp_test_exec_marker 2>&1 || echo \"NOT EXECUTED - safe\"\nrm -f /tmp/omp_test_exec_marker",
+    cmd: 'bash -c \'\nx="\\$(touch /tmp/omp_test_exec_marker)"\ncat <<EOF\n$x\nEOF\n\'\nls -la /tmp/omp_test_exec_marker 2>&1 || echo "NOT EXECUTED - safe"\nrm -f /tmp/omp_test_exec_marker',
     ops: [del('/tmp/omp_test_exec_marker')],
   },
   {
@@ -339,7 +345,7 @@ const corpus: Row[] = [
   },
   {
     name: 'corpus: git commit heredoc message is not a file op',
-    cmd: "git add .gitignore && git commit -m \"$(cat <<'EOF'\nAdd Python and coverage files to gitignore\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\nEOF\n)\"",
+    cmd: 'git add .gitignore && git commit -m "$(cat <<\'EOF\'\nAdd Python and coverage files to gitignore\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\nEOF\n)"',
     ops: [],
   },
 ]
@@ -377,7 +383,11 @@ const powershell: Row[] = [
   { name: 'ps: $variable path skipped', cmd: '$p = "x.txt"; Set-Content $p "hi"', ops: [] },
   { name: 'ps: Set-Location then relative', cmd: 'Set-Location D:\\proj\\web; Remove-Item gen\\a.json -Force', ops: [del('D:\\proj\\web\\gen\\a.json')] },
   { name: 'ps: cd alias and ..\\', cmd: 'cd C:\\repo\\web; Remove-Item ..\\bin\\tool.exe', ops: [del('C:\\repo\\bin\\tool.exe')] },
-  { name: 'ps: Push-Location / Pop-Location', cmd: 'Push-Location sub; New-Item a.txt; Pop-Location; New-Item b.txt', ops: [touch('sub/a.txt'), touch('b.txt')] },
+  {
+    name: 'ps: Push-Location / Pop-Location',
+    cmd: 'Push-Location sub; New-Item a.txt; Pop-Location; New-Item b.txt',
+    ops: [touch('sub/a.txt'), touch('b.txt')],
+  },
   { name: 'ps: single-quoted path with space', cmd: "Set-Content 'a b.txt' 'x'", ops: [w('a b.txt')] },
   { name: "ps: '' escape yields a quote, dropped as junk", cmd: "Set-Content 'it''s.txt' 'x'", ops: [] },
   { name: 'ps: backtick escape', cmd: 'Set-Content my` file.txt x', ops: [w('my file.txt')] },
@@ -388,17 +398,17 @@ const powershell: Row[] = [
   { name: 'ps: pwsh -Command nested', cmd: 'pwsh -NoProfile -Command "Remove-Item -Recurse dist"', ops: [del('dist', true)] },
   {
     name: 'ps corpus: Set-Location; Remove-Item relative',
-    cmd: "Set-Location D:\\oh-my-posh\\website; Remove-Item generated\\themes.json -Force; node scripts/ensure-artifacts.mjs 2>&1 | Select-String -Pattern 'Generating|building|Successfully|Error' | Select-Object -First 4; \"themes.json exists: $(Test-Path generated\\themes.json)\"",
+    cmd: 'Set-Location D:\\oh-my-posh\\website; Remove-Item generated\\themes.json -Force; node scripts/ensure-artifacts.mjs 2>&1 | Select-String -Pattern \'Generating|building|Successfully|Error\' | Select-Object -First 4; "themes.json exists: $(Test-Path generated\\themes.json)"',
     ops: [del('D:\\oh-my-posh\\website\\generated\\themes.json')],
   },
   {
     name: 'ps corpus: Remove-Item Env: then ..\\ binary',
-    cmd: "Set-Location D:\\oh-my-posh\\website; Remove-Item Env:\\OMP_BIN -ErrorAction SilentlyContinue; Remove-Item ..\\src\\bin\\oh-my-posh.exe -Force -ErrorAction SilentlyContinue; \"oh-my-posh on PATH: $((Get-Command oh-my-posh -ErrorAction SilentlyContinue).Source)\"",
+    cmd: 'Set-Location D:\\oh-my-posh\\website; Remove-Item Env:\\OMP_BIN -ErrorAction SilentlyContinue; Remove-Item ..\\src\\bin\\oh-my-posh.exe -Force -ErrorAction SilentlyContinue; "oh-my-posh on PATH: $((Get-Command oh-my-posh -ErrorAction SilentlyContinue).Source)"',
     ops: [del('D:\\oh-my-posh\\src\\bin\\oh-my-posh.exe')],
   },
   {
     name: 'ps corpus: Set-Content $p is skipped',
-    cmd: "Set-Location D:\\oh-my-posh\\website; $p='plugins\\segments\\registry.json'; $raw = Get-Content $p -Raw; ($out | ConvertTo-Json -Depth 5) + \"`n\" | Set-Content $p -NoNewline; Get-Content $p -TotalCount 10",
+    cmd: 'Set-Location D:\\oh-my-posh\\website; $p=\'plugins\\segments\\registry.json\'; $raw = Get-Content $p -Raw; ($out | ConvertTo-Json -Depth 5) + "`n" | Set-Content $p -NoNewline; Get-Content $p -TotalCount 10',
     ops: [],
   },
   {

@@ -30,15 +30,7 @@ function dirForGit(c: ShellCommand, dirs: Word[]): string | null {
 }
 
 /** mv/cp/git mv: several sources or a directory-looking destination put each source inside it. */
-function transfer(
-  emit: Emit,
-  kind: 'move' | 'copy',
-  sources: Word[],
-  dest: Word | undefined,
-  intoDir: boolean,
-  cwd: string | null,
-  recursive: boolean,
-): void {
+function transfer(emit: Emit, kind: 'move' | 'copy', sources: Word[], dest: Word | undefined, intoDir: boolean, cwd: string | null, recursive: boolean): void {
   if (!dest || sources.length === 0 || !isCleanPath(dest, true)) return
   const target = resolvePath(cwd, dest.text)
   if (target === null) return
@@ -134,9 +126,31 @@ function bashRules(c: ShellCommand, emit: Emit): void {
     }
     case 'curl': {
       const o = parseOptions(c.args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', [
-        'output', 'data', 'data-raw', 'data-binary', 'header', 'request', 'user', 'user-agent', 'cookie',
-        'cookie-jar', 'form', 'max-time', 'write-out', 'proxy', 'config', 'referer', 'range', 'upload-file',
-        'connect-timeout', 'retry', 'cacert', 'cert', 'key', 'resolve', 'dump-header',
+        'output',
+        'data',
+        'data-raw',
+        'data-binary',
+        'header',
+        'request',
+        'user',
+        'user-agent',
+        'cookie',
+        'cookie-jar',
+        'form',
+        'max-time',
+        'write-out',
+        'proxy',
+        'config',
+        'referer',
+        'range',
+        'upload-file',
+        'connect-timeout',
+        'retry',
+        'cacert',
+        'cert',
+        'key',
+        'resolve',
+        'dump-header',
       ])
       for (const w of [...(o.values.get('o') ?? []), ...(o.values.get('output') ?? [])]) {
         const p = file(w)

@@ -15,4 +15,3 @@ describe('forEachCommand', () => {
     ])
   })
 })
-

@@ -39,7 +39,8 @@ export function parsePayload(text: string, truncated: boolean): ParsedPayload {
     notes.push(truncated ? 'hook payload too large: only its head was read' : `hook payload is not JSON (${whyNotJson(trimmed, (e as Error).message)})`)
     return { payload: salvage(trimmed), notes }
   }
-  if (!isObject(raw)) return { payload: {}, notes: [`hook payload is not a JSON object: got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}`] }
+  if (!isObject(raw))
+    return { payload: {}, notes: [`hook payload is not a JSON object: got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : `a ${typeof raw}`}`] }
   const payload: HookPayload = {}
   for (const key of STRING_FIELDS) {
     const v = raw[key]
@@ -61,10 +62,13 @@ export function parsePayload(text: string, truncated: boolean): ParsedPayload {
 function whyNotJson(text: string, message: string): string {
   const at = /at position (\d+)/.exec(message)?.[1]
   const where =
-    at !== undefined && Number(at) < text.length ? `invalid at character ${Number(at) + 1}`
-    : at !== undefined || /end of JSON input/.test(message) ? 'it ends before its JSON does'
-    : !text.startsWith('{') ? 'it does not start with {'
-    : 'an unexpected character inside it'
+    at !== undefined && Number(at) < text.length
+      ? `invalid at character ${Number(at) + 1}`
+      : at !== undefined || /end of JSON input/.test(message)
+        ? 'it ends before its JSON does'
+        : !text.startsWith('{')
+          ? 'it does not start with {'
+          : 'an unexpected character inside it'
   return `${text.length} characters; ${where}`
 }
 

@@ -62,7 +62,9 @@ export class DiscoveryError extends Error {}
 export async function discoverTranscript(cwd: string, sessionId: string | undefined, env: NodeJS.ProcessEnv): Promise<Discovery> {
   const dirs = await projectDirsFor(cwd, env)
   if (dirs.length === 0) {
-    throw new DiscoveryError(`no Claude Code transcripts for ${cwd} under ${projectsDir(env)} (expected a folder named ${encodeProjectDir(cwd).slice(0, ENCODED_PREFIX)}); pass --transcript PATH`)
+    throw new DiscoveryError(
+      `no Claude Code transcripts for ${cwd} under ${projectsDir(env)} (expected a folder named ${encodeProjectDir(cwd).slice(0, ENCODED_PREFIX)}); pass --transcript PATH`,
+    )
   }
   if (sessionId) {
     for (const dir of dirs) {
