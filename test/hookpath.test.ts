@@ -338,27 +338,6 @@ describe('a capture with nothing new', () => {
     expect((await stop({ last_assistant_message: fresh })).code).toBe(0)
     expect(storeFiles()).toEqual(again)
   })
-
-  it('a version 1 cursor file (state inside) is read, and replaced by a head and a state file', async () => {
-    expect((await stop()).code).toBe(0)
-    const cursors = join(await stateDir(sb.env.BOOKMARK_HOME!, project), 'cursors')
-    const head = JSON.parse(await readFile(join(cursors, 'S1.json'), 'utf8'))
-    const { state } = JSON.parse(await readFile(join(cursors, 'S1.state.json'), 'utf8'))
-    const { stateId: _s, work: _w, lastAssistantText: _l, branch: _b, ...rest } = head
-    await writeFile(join(cursors, 'S1.json'), JSON.stringify({ ...rest, version: 1, state }))
-    await rm(join(cursors, 'S1.state.json'))
-    const size = readFileSync(transcript).length
-    await appendFile(transcript, jsonl([prompt('Continue with the tests')]))
-    const r = await runCli(['snapshot', '--transcript', transcript, '--session-id', 'S1', '--cwd', project, '--trigger', 'stop', '--json'], {
-      env: sb.env,
-      cwd: project,
-    })
-    const out = JSON.parse(r.stdout)
-    expect(out.written).toBe(true)
-    expect(out.stats.bytesRead).toBe(readFileSync(transcript).length - size)
-    expect(JSON.parse(await readFile(join(cursors, 'S1.json'), 'utf8'))).toMatchObject({ version: 2, captures: 2 })
-    expect(existsSync(join(cursors, 'S1.state.json'))).toBe(true)
-  })
 })
 
 describe('the payload on a socket', () => {

@@ -9,7 +9,6 @@
 import type { Stats } from 'node:fs'
 import { type FileHandle, open, stat } from '../shared/fsp.js'
 import { basename, resolve } from 'node:path'
-import type { ExtractState } from '../extract/model.js'
 import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../repo/root.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
@@ -91,9 +90,9 @@ function hookMessageMayBeNew(message: string | undefined, head: Pick<CursorHead,
  */
 async function nothingNew(req: CaptureRequest, transcript: string, file: Stats, sid: string, store: StoreReader): Promise<CaptureResult | undefined> {
   if (FORCED.has(req.trigger)) return undefined
-  const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead; state?: ExtractState })
+  const loaded = await store.loadCursor(sid).catch(() => ({}) as { head?: CursorHead })
   const head = loaded.head
-  if (!head || loaded.state !== undefined || head.transcript !== transcript) return undefined
+  if (!head || head.transcript !== transcript) return undefined
   if (hookMessageMayBeNew(req.lastAssistantMessage, head)) return undefined
   // The file as the last capture left it at its end (its stamp) needs no read; else its bytes are compared.
   const untouched = head.cursor.offset === file.size && sameStamp(head.transcriptStamp, stampOf(file))

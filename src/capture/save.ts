@@ -3,7 +3,7 @@
  * into the session's state, write a snapshot when something happened, then the cursor.
  */
 import { basename } from 'node:path'
-import { CAPS, STATE_VERSION, reviveState } from '../extract/model.js'
+import { CAPS, type ExtractState, STATE_VERSION, reviveState } from '../extract/model.js'
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
@@ -27,8 +27,8 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     const loaded = await store.loadCursor(sid)
     if (loaded.problem) notes.push(`cursor for session ${sid} was unreadable (${loaded.problem}); reading the transcript from the start`)
     let previous = loaded.head
-    let prevState = loaded.state
-    if (previous && !prevState) {
+    let prevState: ExtractState | undefined
+    if (previous) {
       const s = await store.loadState(previous)
       if (s.problem) notes.push(`state for session ${sid} was unusable (${s.problem}); reading the transcript from the start`)
       prevState = s.state

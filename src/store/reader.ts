@@ -16,7 +16,7 @@ import type { Seal } from '../trust/mac.js'
 import { sealOf, stateOf } from './state.js'
 
 export const INDEX_VERSION = 1
-/** 2: the state moved out of the cursor file into its own (version 1 files are still read). */
+/** 2: the head alone; the session's state is a file of its own. */
 export const CURSOR_VERSION = 2
 
 export interface IndexEntry {
@@ -64,15 +64,8 @@ export interface CursorHead {
   captures?: number
 }
 
-/** What version 1 kept in one file. */
-interface LegacyCursorFile extends Omit<CursorHead, 'stateId' | 'work'> {
-  state: ExtractState
-}
-
 export interface LoadedCursor {
   head?: CursorHead
-  /** Set when the head came from a version 1 file, which held the state too. */
-  state?: ExtractState
   problem?: string
 }
 
@@ -95,10 +88,6 @@ function isCursorHead(v: unknown): v is CursorHead {
     Array.isArray(v.work.files) &&
     Array.isArray(v.work.prompts)
   )
-}
-
-function isLegacyCursor(v: unknown): v is LegacyCursorFile {
-  return isObject(v) && v.version === 1 && isObject(v.cursor) && isObject(v.state) && typeof v.transcript === 'string'
 }
 
 /** The head that goes with `state`. */
@@ -216,16 +205,14 @@ export class StoreReader {
     return r.ok && r.value.id === id ? r.value : undefined
   }
 
-  /** The cursor head of a session (a version 1 file yields its state as well). */
+  /** The cursor head of a session. */
   async loadCursor(sessionId: string): Promise<LoadedCursor> {
     const where = await this.state()
     if (!where) return {}
-    const r = await readJson(cursorPath(where, sessionId), (v): v is CursorHead | LegacyCursorFile => isCursorHead(v) || isLegacyCursor(v))
+    const r = await readJson(cursorPath(where, sessionId), isCursorHead)
     if (!r.ok) return r.missing ? {} : { problem: r.reason }
     if (r.value.sessionId !== sessionId) return {}
-    if (!isLegacyCursor(r.value)) return { head: r.value }
-    const { state, ...rest } = r.value
-    return { head: headFor(state, rest, 'legacy'), state }
+    return { head: r.value }
   }
 
   async readSessionHooks(sessionId: string): Promise<SessionHooks> {
