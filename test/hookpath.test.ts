@@ -346,7 +346,9 @@ describe('the payload on a socket', () => {
     const text = payload('SessionStart', { source: 'startup', session_id: 'S2' })
     const child = spawn(process.execPath, [BIN, 'restore'], { env: sb.env, cwd: project, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
+    let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     const done = new Promise<number | null>((resolve) => child.on('close', resolve))
     for (let i = 0; i < text.length; i += 40) {
       child.stdin.write(text.slice(i, i + 40))
@@ -355,6 +357,11 @@ describe('the payload on a socket', () => {
     child.stdin.end()
     expect(await done).toBe(0)
     expect(JSON.parse(stdout).hookSpecificOutput.additionalContext).toContain('Add a parser for the config file')
+    expect(stderr).toBe('') // node:wasi, which switches the socket to non-blocking, is experimental and would say so
+  })
+
+  it('is read with public Node APIs only (no process.binding)', () => {
+    for (const h of HOOKS) expect(readFileSync(join(DIST, `hook-${h.name}.cjs`), 'utf8'), h.name).not.toContain('process.binding')
   })
 })
 

@@ -3,14 +3,16 @@
  * empty stdin or a huge payload all end within `timeoutMs`.
  *
  * Built for speed as well, because every hook pays for it: `process.stdin` loads Node's stream and
- * socket modules, a measurable share of a whole hook run (docs/BENCHMARKS.md). So file descriptor 0 is
- * read directly. A regular file (`< payload`) is read synchronously: it cannot block. A socket or pipe
- * (Claude Code 2.1.332 hands hooks one end of a socketpair) is switched to non-blocking mode and polled
- * until end of file or the deadline, so no read ever waits in the thread pool (a read stuck there would
- * hold the process at exit). If that switch is unavailable, `process.stdin` does the reading.
+ * socket modules, about 45 million instructions, half a bare Node start (docs/BENCHMARKS.md). So file
+ * descriptor 0 is read directly. A regular file (`< payload`) is read synchronously: it cannot block. A
+ * socket or pipe (Claude Code 2.1.332 hands hooks one end of a socketpair) is switched to non-blocking
+ * mode and polled until end of file or the deadline, so no read ever waits in the thread pool (a read
+ * stuck there holds the process at exit, `process.exit` included). If that switch is unavailable
+ * (Windows, no WebAssembly), `process.stdin` does the reading.
  */
 import { fstatSync, readFileSync, readSync } from 'node:fs'
 import type { Readable } from 'node:stream'
+import { wasi } from '../shared/builtin.js'
 
 export interface StdinResult {
   text: string
@@ -111,21 +113,36 @@ export function readStdin(fd = 0, opts: StdinOptions = {}): Promise<StdinResult>
   })
 }
 
+/** A WebAssembly module that exports an empty memory and nothing else: what `WASI#initialize` asks for. */
+const MEMORY_ONLY = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 3, 1, 0, 0, 7, 10, 1, 6, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 2, 0])
+/** The global, which this project's TypeScript libraries (ES2022, no DOM) do not declare. */
+declare const WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => object }
+/** WASI's `FDFLAGS_NONBLOCK`. */
+const NONBLOCK = 4
+
 /**
- * Puts a socket or pipe descriptor in non-blocking mode through the pipe binding Node's own `net` module
- * uses (a handle that opens `fd` sets O_NONBLOCK on it), without loading `net`. False when unavailable.
+ * Puts a socket or pipe descriptor in non-blocking mode. Node has no public call for it short of a
+ * `net.Socket` (its module costs about 45 million instructions), so this asks WASI: `fd_fdstat_set_flags`
+ * is `fcntl(F_SETFL, O_NONBLOCK)` on POSIX systems (Linux, macOS), about 2 million instructions with the
+ * module's load (docs/BENCHMARKS.md). The call comes from here rather than from a WebAssembly program,
+ * with `fd` as the WASI program's descriptor 0. node:wasi is experimental and says so on stderr when
+ * loaded, which a hook must not print on every call: the warning is swallowed while it loads. False when
+ * unavailable (no WebAssembly under --jitless, an API that changed): the caller falls back to the stream.
  */
 function setNonBlocking(fd: number): boolean {
   try {
-    const binding = (
-      process as unknown as {
-        binding(name: string): { Pipe: new (type: number) => { open(fd: number): number | undefined; unref?(): void }; constants: { SOCKET: number } }
-      }
-    ).binding('pipe_wrap')
-    const handle = new binding.Pipe(binding.constants.SOCKET)
-    const err = handle.open(fd)
-    handle.unref?.()
-    return err === undefined || err === 0
+    const emitWarning = process.emitWarning
+    let WASI: typeof import('node:wasi').WASI
+    process.emitWarning = () => {}
+    try {
+      WASI = wasi().WASI
+    } finally {
+      process.emitWarning = emitWarning
+    }
+    const host = new WASI({ version: 'preview1', stdin: fd })
+    host.initialize(new WebAssembly.Instance(new WebAssembly.Module(MEMORY_ONLY)))
+    const setFlags = host.wasiImport.fd_fdstat_set_flags as (fd: number, flags: number) => number
+    return setFlags(0, NONBLOCK) === 0
   } catch {
     return false
   }
