@@ -21,7 +21,7 @@ interface Source {
 interface Generated {
   bytes: number
   lines: number
-  repetitions: { source: string; firstLine: number; lines: number }[]
+  repetitions: { source: string; sessionId: string; firstLine: number; lines: number }[]
   lastUuid: string
   lastAssistantText: string
 }
@@ -31,7 +31,10 @@ interface Turn {
 }
 interface CorpusModule {
   describeSource: (path: string) => Source
-  buildTranscript: (path: string, o: { sources: Source[]; targetBytes: number; projectDir: string; sessionId: string; now?: number }) => Generated
+  buildTranscript: (
+    path: string,
+    o: { sources: Source[]; targetBytes: number; projectDir: string; sessionId?: string; whole?: boolean; now?: number },
+  ) => Generated
   findTurn: (sources: Source[]) => Turn | undefined
   newTurn: (
     turn: Turn,
@@ -226,6 +229,31 @@ describe('bench generator: re-id and relocation of a repeated session', () => {
     expect(second[0]!.parentUuid).toBe(x!.uuid)
     expect(second.map((l) => l.uuid).filter((u) => [p, t, r, x].some((l) => l!.uuid === u))).toEqual([])
     expect(second[1]!.message.content[0].id).not.toBe(t!.message.content[0].id)
+  })
+
+  it('whole: sessions never cut, each repetition its own session id, a Windows session kept where it was', () => {
+    const dir = tempDir('bm-bench-test-whole-')
+    const win = join(dir, 'windows.jsonl')
+    writeFileSync(win, handMade().replaceAll(JSON.stringify(ROOT).slice(1, -1), 'D:\\\\acme'))
+    const windows = corpus.describeSource(win)
+    const file = join(dir, 'whole.jsonl')
+    const g = corpus.buildTranscript(file, { sources: [source, windows], targetBytes: Math.round(source.bytes * 1.5), projectDir: project, whole: true, now })
+    const all = parseLines(readFileSync(file, 'utf8'))
+    expect(g.repetitions.map((r) => [r.source, r.lines])).toEqual([
+      ['session.jsonl', 6],
+      ['windows.jsonl', 6],
+    ])
+    expect(all).toHaveLength(12)
+    const [first, second] = g.repetitions.map((r) => all.slice(r.firstLine, r.firstLine + r.lines))
+    expect(new Set(first!.map((l) => l.sessionId))).toEqual(new Set([g.repetitions[0]!.sessionId]))
+    expect(new Set(second!.map((l) => l.sessionId))).toEqual(new Set([g.repetitions[1]!.sessionId]))
+    expect(g.repetitions[0]!.sessionId).not.toBe(g.repetitions[1]!.sessionId)
+    expect(g.repetitions[0]!.sessionId).not.toBe(SID)
+    expect(first![0]!.cwd).toBe(project)
+    expect(second![0]!.cwd).toBe('D:\\acme')
+    expect(second![1]!.message.content[0].input.file_path).toBe('D:\\acme/src/util.ts')
+    const uuids = all.map((l) => l.uuid)
+    expect(new Set(uuids).size).toBe(uuids.length)
   })
 })
 
