@@ -273,7 +273,16 @@ interface Case {
 interface Results {
   cases: Case[]
   goals: { label: string; pass: boolean; measured: string }[]
-  transcripts: { label: string; path: string; bytes: number; sessionId: string; projectDir: string; repetitionRanges: { firstLine: number; lines: number }[] }[]
+  transcripts: {
+    label: string
+    path: string
+    bytes: number
+    lines: number
+    whole: boolean
+    sessionId: string
+    projectDir: string
+    repetitionRanges: { source: string; sessionId: string; firstLine: number; lines: number }[]
+  }[]
   newTurnFile: string
 }
 
@@ -341,15 +350,38 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   it('prints one verdict per goal', () => {
     const verdicts = run.stdout.split('\n').filter((l) => /^(PASS|FAIL) {2}/.test(l))
     const goals = results().goals
-    expect(goals).toHaveLength(10)
+    expect(goals).toHaveLength(9)
     expect(verdicts).toHaveLength(goals.length)
     goals.forEach((g, i) => expect(verdicts[i]!.startsWith(`${g.pass ? 'PASS' : 'FAIL'}  ${g.label}: ${g.measured} (goal `), verdicts[i]).toBe(true))
   })
 
+  it('first captures of whole real sessions, each run paired with a plain pass over the same file', () => {
+    const r = results()
+    for (const id of ['capture-small', 'capture-big']) {
+      const c = r.cases.find((x) => x.id === id)!
+      expect(c.label).toContain('whole sessions')
+      expect(c.n).toBe(2)
+      expect(c.ratio).toBeCloseTo(c.median / c.bare, 10)
+      expect(c.pairRatio > 0 && c.bare > 0).toBe(true)
+    }
+    expect(r.goals.map((g) => g.label)).toContain(
+      `first capture of ${(r.transcripts.find((t) => t.label === 'whole large')!.bytes / 2 ** 20).toFixed(1)} MB (whole real sessions), against a plain pass`,
+    )
+    expect(r.goals.some((g) => /^stop after one new turn, .+: not proportional to the transcript$/.test(g.label))).toBe(true)
+    for (const t of r.transcripts.filter((x) => x.whole)) {
+      const lines = parseLines(readFileSync(t.path, 'utf8'))
+      expect(lines).toHaveLength(t.lines)
+      const sessions = new Set(t.repetitionRanges.map((rep) => rep.sessionId))
+      expect(sessions.size).toBe(t.repetitionRanges.length)
+      const last = t.repetitionRanges.at(-1)!
+      expect(last.firstLine + last.lines).toBe(t.lines)
+    }
+  })
+
   it('generated transcripts whose ids never repeat, with the bench session id and the project as cwd', () => {
     const r = results()
-    expect(r.transcripts.map((t) => t.label)).toEqual(['small', 'large', 'history'])
-    for (const t of r.transcripts.slice(0, 2)) {
+    expect(r.transcripts.map((t) => t.label)).toEqual(['whole small', 'whole large', 'small', 'large', 'history'])
+    for (const t of r.transcripts.filter((x) => x.label === 'small' || x.label === 'large')) {
       const lines = parseLines(readFileSync(t.path, 'utf8'))
       expect(t.repetitionRanges.length).toBeGreaterThan(1)
       const seen = new Map<string, number>()
