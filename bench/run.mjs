@@ -353,7 +353,7 @@ async function main() {
     )
     return 2
   }
-  for (const k of skipped) progress(`left out ${k.name}: ${k.reason}`)
+  for (const k of skipped) progress(`left out of the hook cases' transcripts: ${k.name}: ${k.reason}`)
   const turn = findTurn(sources)
   if (!turn) {
     console.error('bench: no request + Edit/Write + result + reply in the corpus to use as the new turn')

@@ -3,7 +3,9 @@
  * read, split lines, JSON.parse every line) and B (`bookmark snapshot` of FILE on a fresh store), both
  * under the RSS tool, one warm-up round first. The file was just written, so both sides read it from the
  * page cache, in the same Node. Every run is checked: the pass parsed every line, the capture read the
- * whole file and wrote a snapshot.
+ * whole file and wrote a snapshot. The notes also give the ratio of CPU times (user + system, from the RSS
+ * tool): on a machine shared with other work the wall times are slowed, the capture's worker and read-ahead
+ * threads most, and the CPU times much less.
  */
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -52,6 +54,8 @@ export function captureCase(ctx, w, gen, id, label, sizeText) {
   const cap = []
   const passRss = []
   const capRss = []
+  const passCpu = []
+  const capCpu = []
   let entries = 0
   let failedLines = 0
   for (let i = 0; i < WARMUP + ctx.s.captureRuns; i++) {
@@ -62,10 +66,13 @@ export function captureCase(ctx, w, gen, id, label, sizeText) {
     cap.push(b.ms)
     passRss.push(a.rssKb)
     capRss.push(b.rssKb)
+    passCpu.push(a.cpuMs)
+    capCpu.push(b.cpuMs)
     entries = b.out.stats.entries ?? entries
     failedLines = a.out.failed
   }
   const t = summary(cap)
+  const cpu = median(capCpu) / median(passCpu)
   const passMs = median(pass)
   const row = {
     id,
@@ -80,9 +87,11 @@ export function captureCase(ctx, w, gen, id, label, sizeText) {
     pairRatio: median(cap.map((x, i) => x / pass[i])),
     rssMb: Math.max(...capRss) / 1024,
     passRssMb: Math.max(...passRss) / 1024,
+    cpuRatio: cpu,
     notes:
       `read ${sizeText} whole, ${entries} entries; baseline: the plain pass (${gen.lines} lines` +
-      `${failedLines > 0 ? `, ${failedLines} not JSON` : ''}; peak RSS ${(Math.max(...passRss) / 1024).toFixed(0)} MB); both timed under the RSS tool`,
+      `${failedLines > 0 ? `, ${failedLines} not JSON` : ''}; peak RSS ${(Math.max(...passRss) / 1024).toFixed(0)} MB); both timed under the RSS tool` +
+      `${Number.isFinite(cpu) ? `; CPU time (user + system) ${cpu.toFixed(2)}x the pass's` : ''}`,
   }
   ctx.cases.push(row)
   return row
