@@ -21,7 +21,7 @@ interface Source {
 interface Generated {
   bytes: number
   lines: number
-  repetitions: { source: string; firstLine: number; lines: number }[]
+  repetitions: { source: string; sessionId: string; firstLine: number; lines: number }[]
   lastUuid: string
   lastAssistantText: string
 }
@@ -31,7 +31,10 @@ interface Turn {
 }
 interface CorpusModule {
   describeSource: (path: string) => Source
-  buildTranscript: (path: string, o: { sources: Source[]; targetBytes: number; projectDir: string; sessionId: string; now?: number }) => Generated
+  buildTranscript: (
+    path: string,
+    o: { sources: Source[]; targetBytes: number; projectDir: string; sessionId?: string; whole?: boolean; now?: number },
+  ) => Generated
   findTurn: (sources: Source[]) => Turn | undefined
   newTurn: (
     turn: Turn,
@@ -227,6 +230,31 @@ describe('bench generator: re-id and relocation of a repeated session', () => {
     expect(second.map((l) => l.uuid).filter((u) => [p, t, r, x].some((l) => l!.uuid === u))).toEqual([])
     expect(second[1]!.message.content[0].id).not.toBe(t!.message.content[0].id)
   })
+
+  it('whole: sessions never cut, each repetition its own session id, a Windows session kept where it was', () => {
+    const dir = tempDir('bm-bench-test-whole-')
+    const win = join(dir, 'windows.jsonl')
+    writeFileSync(win, handMade().replaceAll(JSON.stringify(ROOT).slice(1, -1), 'D:\\\\acme'))
+    const windows = corpus.describeSource(win)
+    const file = join(dir, 'whole.jsonl')
+    const g = corpus.buildTranscript(file, { sources: [source, windows], targetBytes: Math.round(source.bytes * 1.5), projectDir: project, whole: true, now })
+    const all = parseLines(readFileSync(file, 'utf8'))
+    expect(g.repetitions.map((r) => [r.source, r.lines])).toEqual([
+      ['session.jsonl', 6],
+      ['windows.jsonl', 6],
+    ])
+    expect(all).toHaveLength(12)
+    const [first, second] = g.repetitions.map((r) => all.slice(r.firstLine, r.firstLine + r.lines))
+    expect(new Set(first!.map((l) => l.sessionId))).toEqual(new Set([g.repetitions[0]!.sessionId]))
+    expect(new Set(second!.map((l) => l.sessionId))).toEqual(new Set([g.repetitions[1]!.sessionId]))
+    expect(g.repetitions[0]!.sessionId).not.toBe(g.repetitions[1]!.sessionId)
+    expect(g.repetitions[0]!.sessionId).not.toBe(SID)
+    expect(first![0]!.cwd).toBe(project)
+    expect(second![0]!.cwd).toBe('D:\\acme')
+    expect(second![1]!.message.content[0].input.file_path).toBe('D:\\acme/src/util.ts')
+    const uuids = all.map((l) => l.uuid)
+    expect(new Set(uuids).size).toBe(uuids.length)
+  })
 })
 
 interface Case {
@@ -245,7 +273,16 @@ interface Case {
 interface Results {
   cases: Case[]
   goals: { label: string; pass: boolean; measured: string }[]
-  transcripts: { label: string; path: string; bytes: number; sessionId: string; projectDir: string; repetitionRanges: { firstLine: number; lines: number }[] }[]
+  transcripts: {
+    label: string
+    path: string
+    bytes: number
+    lines: number
+    whole: boolean
+    sessionId: string
+    projectDir: string
+    repetitionRanges: { source: string; sessionId: string; firstLine: number; lines: number }[]
+  }[]
   newTurnFile: string
 }
 
@@ -313,15 +350,38 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   it('prints one verdict per goal', () => {
     const verdicts = run.stdout.split('\n').filter((l) => /^(PASS|FAIL) {2}/.test(l))
     const goals = results().goals
-    expect(goals).toHaveLength(10)
+    expect(goals).toHaveLength(9)
     expect(verdicts).toHaveLength(goals.length)
     goals.forEach((g, i) => expect(verdicts[i]!.startsWith(`${g.pass ? 'PASS' : 'FAIL'}  ${g.label}: ${g.measured} (goal `), verdicts[i]).toBe(true))
   })
 
+  it('first captures of whole real sessions, each run paired with a plain pass over the same file', () => {
+    const r = results()
+    for (const id of ['capture-small', 'capture-big']) {
+      const c = r.cases.find((x) => x.id === id)!
+      expect(c.label).toContain('whole sessions')
+      expect(c.n).toBe(2)
+      expect(c.ratio).toBeCloseTo(c.median / c.bare, 10)
+      expect(c.pairRatio > 0 && c.bare > 0).toBe(true)
+    }
+    expect(r.goals.map((g) => g.label)).toContain(
+      `first capture of ${(r.transcripts.find((t) => t.label === 'whole large')!.bytes / 2 ** 20).toFixed(1)} MB (whole real sessions), against a plain pass`,
+    )
+    expect(r.goals.some((g) => /^stop after one new turn, .+: not proportional to the transcript$/.test(g.label))).toBe(true)
+    for (const t of r.transcripts.filter((x) => x.whole)) {
+      const lines = parseLines(readFileSync(t.path, 'utf8'))
+      expect(lines).toHaveLength(t.lines)
+      const sessions = new Set(t.repetitionRanges.map((rep) => rep.sessionId))
+      expect(sessions.size).toBe(t.repetitionRanges.length)
+      const last = t.repetitionRanges.at(-1)!
+      expect(last.firstLine + last.lines).toBe(t.lines)
+    }
+  })
+
   it('generated transcripts whose ids never repeat, with the bench session id and the project as cwd', () => {
     const r = results()
-    expect(r.transcripts.map((t) => t.label)).toEqual(['small', 'large', 'history'])
-    for (const t of r.transcripts.slice(0, 2)) {
+    expect(r.transcripts.map((t) => t.label)).toEqual(['whole small', 'whole large', 'small', 'large', 'history'])
+    for (const t of r.transcripts.filter((x) => x.label === 'small' || x.label === 'large')) {
       const lines = parseLines(readFileSync(t.path, 'utf8'))
       expect(t.repetitionRanges.length).toBeGreaterThan(1)
       const seen = new Map<string, number>()

@@ -15,6 +15,11 @@
  *   before the run (one long session, going forward).
  * Windows sessions (cwd like `D:\oh-my-posh`) are left out: their backslash paths cannot be relocated onto
  * a POSIX project folder, and the bench says so.
+ *
+ * A "whole" transcript (`buildTranscript(…, { whole: true })`, for the first captures) is the corpus as it is:
+ * every session, Windows ones included (their paths stay where they were), each repetition a session whole
+ * (the file ends at the end of one) with its own fresh session id, the same ids renewed and the POSIX
+ * sessions' project folders moved into the project.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs'
@@ -96,21 +101,30 @@ export function describeSource(path) {
   return source
 }
 
-/** The usable corpus files (sorted by name) and the ones left out, each with the reason. */
+/** Whether a session's project folder can be moved into the bench project (a POSIX path). */
+function relocatable(source) {
+  return source.root !== undefined && !isWindowsPath(source.root)
+}
+
+/**
+ * The corpus files (sorted by name): `sources`, the ones that can be relocated (the hook cases' transcripts),
+ * `skipped`, the others with the reason, and `whole`, all of them (the first captures' transcripts).
+ */
 export function loadSources(dir) {
   const claude = join(dir, 'claude')
-  if (!existsSync(claude)) return { sources: [], skipped: [], missing: claude }
-  const sources = []
-  const skipped = []
-  for (const name of readdirSync(claude)
+  if (!existsSync(claude)) return { sources: [], skipped: [], whole: [], missing: claude }
+  const whole = readdirSync(claude)
     .filter((n) => n.endsWith('.jsonl'))
-    .sort()) {
-    const s = describeSource(join(claude, name))
-    if (s.root === undefined) skipped.push({ name, reason: 'no working directory to relocate' })
-    else if (isWindowsPath(s.root)) skipped.push({ name, reason: `Windows paths (${s.root}) cannot be relocated onto a POSIX project` })
-    else sources.push(s)
-  }
-  return { sources, skipped }
+    .sort()
+    .map((name) => describeSource(join(claude, name)))
+  const sources = whole.filter(relocatable)
+  const skipped = whole
+    .filter((s) => !relocatable(s))
+    .map(({ name, root }) => ({
+      name,
+      reason: root === undefined ? 'no working directory to relocate' : `Windows paths (${root}) cannot be relocated onto a POSIX project`,
+    }))
+  return { sources, skipped, whole }
 }
 
 function randomChars(n, alphabet) {
@@ -130,14 +144,16 @@ function freshId(old) {
 
 /**
  * The line transform of one repetition of `source`: every id renewed (one map for the whole repetition,
- * so references stay consistent), the session id set, the project folder moved, timestamps shifted.
+ * so references stay consistent), the session id set, the project folder moved (unless it cannot be, or
+ * `projectDir` is undefined), timestamps shifted.
  */
 export function repetition(source, { sessionId, projectDir, offsetMs = 0 }) {
   const ids = new Map([...source.sessionIds].map((s) => [s, sessionId]))
   const short = [...source.shortIds].sort((a, b) => b.length - a.length)
   const idRe = new RegExp([UUID_SRC, API_ID_SRC, ...(short.length > 0 ? [`\\b(?:${short.join('|')})\\b`] : [])].join('|'), 'g')
-  const rootRe = new RegExp(`${escapeRe(jsonEscaped(source.root))}(?![A-Za-z0-9_.-])`, 'g')
-  const to = jsonEscaped(projectDir)
+  const move = projectDir !== undefined && relocatable(source)
+  const rootRe = move ? new RegExp(`${escapeRe(jsonEscaped(source.root))}(?![A-Za-z0-9_.-])`, 'g') : undefined
+  const to = move ? jsonEscaped(projectDir) : undefined
   const renew = (old) => {
     let id = ids.get(old)
     if (id === undefined) {
@@ -148,7 +164,8 @@ export function repetition(source, { sessionId, projectDir, offsetMs = 0 }) {
   }
   const shift = (_, ts) => `"timestamp":"${new Date(Date.parse(ts) + offsetMs).toISOString()}"`
   return (line) => {
-    let out = line.replace(idRe, renew).replace(rootRe, () => to)
+    let out = line.replace(idRe, renew)
+    if (rootRe) out = out.replace(rootRe, () => to)
     if (offsetMs !== 0) out = out.replace(TIMESTAMP, shift)
     return out
   }
@@ -200,9 +217,11 @@ function chainEnd(tail) {
 /**
  * Writes a transcript of at least `targetBytes` (cut at the first line end past it) to `path`: repetitions
  * of `sources` for session `sessionId` in `projectDir`. Returns its size, lines and repetitions (each with
- * its source and line range), the last main-thread uuid (to chain new turns to) and last assistant text.
+ * its source, session id and line range), the last main-thread uuid (to chain new turns to) and last
+ * assistant text. With `whole`, no session is cut (the file ends with the repetition that reached the size)
+ * and each repetition gets a session id of its own (`sessionId` is ignored).
  */
-export function buildTranscript(path, { sources, targetBytes, projectDir, sessionId, now = Date.now(), gapMs = 60_000 }) {
+export function buildTranscript(path, { sources, targetBytes, projectDir, sessionId, whole = false, now = Date.now(), gapMs = 60_000 }) {
   const seq = plan(sources, targetBytes, projectDir)
   const span = (s) => (Number.isFinite(s.minTs) ? s.maxTs - s.minTs : 0)
   let start = now - 3_600_000 - seq.reduce((sum, s) => sum + span(s) + gapMs, 0)
@@ -220,8 +239,9 @@ export function buildTranscript(path, { sources, targetBytes, projectDir, sessio
   }
   try {
     for (const s of seq) {
-      const transform = repetition(s, { sessionId, projectDir, offsetMs: Number.isFinite(s.minTs) ? start - s.minTs : 0 })
-      const rep = { source: s.name, firstLine: lines, lines: 0 }
+      const sid = whole ? randomUUID() : sessionId
+      const transform = repetition(s, { sessionId: sid, projectDir, offsetMs: Number.isFinite(s.minTs) ? start - s.minTs : 0 })
+      const rep = { source: s.name, sessionId: sid, firstLine: lines, lines: 0 }
       repetitions.push(rep)
       for (const raw of readFileSync(s.path, 'utf8').split('\n')) {
         if (raw.trim() === '') continue
@@ -235,7 +255,7 @@ export function buildTranscript(path, { sources, targetBytes, projectDir, sessio
         tail.push(line)
         if (tail.length > 400) tail = tail.slice(-200)
         if (chunkBytes >= FLUSH_BYTES) flush()
-        if (bytes >= targetBytes) break
+        if (!whole && bytes >= targetBytes) break
       }
       if (bytes >= targetBytes) break
       start += span(s) + gapMs

@@ -50,8 +50,9 @@ export function runShell(command, { env, cwd, rssFile, timeoutMs = 600_000 }) {
 }
 
 /**
- * One run of `node <args>` with its peak RSS in KiB: under /usr/bin/time -v (its report goes to a file),
- * or with the VmHWM preload (its line is taken out of stderr).
+ * One run of `node <args>` with its peak RSS in KiB: under /usr/bin/time -v (its report goes to a file, which
+ * also gives the CPU time, user + system, as `cpuMs`), or with the VmHWM preload (its line is taken out of
+ * stderr; no CPU time).
  */
 export function runWithRss(args, { env, cwd, stdin, scratch }) {
   if (rssMethod(env) === 'time') {
@@ -61,7 +62,8 @@ export function runWithRss(args, { env, cwd, stdin, scratch }) {
     rmSync(file, { force: true })
     const kb = Number(/Maximum resident set size \(kbytes\):\s*(\d+)/.exec(report)?.[1])
     if (!Number.isFinite(kb)) throw new BenchError(`no "Maximum resident set size" in the /usr/bin/time report: ${report.slice(0, 200)}`)
-    return { ...r, rssKb: kb }
+    const secs = (name) => Number(new RegExp(`${name} time \\(seconds\\):\\s*([\\d.]+)`).exec(report)?.[1])
+    return { ...r, rssKb: kb, cpuMs: (secs('User') + secs('System')) * 1000 }
   }
   const r = runShell(nodeCommand(args, { stdin, preload: true }), { env, cwd })
   const kb = Number(/STRESS_MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1])

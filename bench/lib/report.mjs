@@ -62,7 +62,7 @@ const mb = (v) => (Number.isFinite(v) ? v.toFixed(0) : '-')
 
 /** The table as rows of cells (header first). */
 function rows(cases) {
-  const head = ['case', 'runs', 'median ms', 'p10-p90 ms', 'node -e 0 ms', 'ratio', 'pair ratio', 'peak RSS MB', 'notes']
+  const head = ['case', 'runs', 'median ms', 'p10-p90 ms', 'baseline ms', 'ratio', 'pair ratio', 'peak RSS MB', 'notes']
   return [
     head,
     ...cases.map((c) => [
@@ -98,7 +98,7 @@ export function textReport(r) {
   return [
     ...table.map(fmt),
     '',
-    `spread: p10-p90 of the kept rounds; ratio: median of the hook / median of bare node in the same rounds; pair ratio: median of the per-round ratios`,
+    `spread: p10-p90 of the kept rounds; baseline: bare node for a hook, the plain pass over the same file for a first capture; ratio: median of the case / median of its baseline in the same rounds; pair ratio: median of the per-round ratios`,
     '',
     ...r.goals.map(verdictLine),
     '',
@@ -112,20 +112,22 @@ export function markdownReport(r) {
   const line = (cells) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`
   const s = r.settings
   return [
-    `Run of ${r.date} (${s.quick ? 'BENCH_QUICK, indicative only' : 'full size'}): ${s.rounds} paired rounds per hook case after ${s.warmup} warm-up rounds, ${s.captureRuns} runs per first capture, ${s.rssRuns} extra runs per hook case for its peak RSS.`,
+    `Run of ${r.date} (${s.quick ? 'BENCH_QUICK, indicative only' : 'full size'}): ${s.rounds} paired rounds per hook case after ${s.warmup} warm-up rounds, ${s.captureRuns} paired rounds per first capture after 1 warm-up round, ${s.rssRuns} extra runs per hook case for its peak RSS.`,
     '',
     ...machineLines(r.machine).map((l) => `- ${l}`),
     `- ${r.load}`,
-    `- Transcripts: ${r.transcripts.map((t) => `${t.label} ${(t.bytes / 2 ** 20).toFixed(1)} MB (${t.lines} lines, ${t.repetitions} repetitions of ${t.sources} real sessions, generated in ${(t.ms / 1000).toFixed(1)} s)`).join('; ')}`,
+    `- Transcripts: ${r.transcripts.map((t) => `${t.label} ${(t.bytes / 2 ** 20).toFixed(1)} MB (${t.lines} lines, ${t.repetitions} repetitions of ${t.sources} real sessions${t.whole ? ' each whole' : ''}, generated in ${(t.ms / 1000).toFixed(1)} s)`).join('; ')}`,
     ...(r.skipped.length > 0
-      ? [`- Left out of the generated transcripts: ${r.skipped.length} Windows sessions (their paths cannot be relocated onto a POSIX project)`]
+      ? [
+          `- Left out of the hook cases' transcripts: ${r.skipped.length} Windows sessions (their paths cannot be relocated onto a POSIX project); the first captures' whole transcripts have them`,
+        ]
       : []),
     '',
     line(table[0]),
     line(table[0].map((_, i) => (i === 0 || i === table[0].length - 1 ? '---' : '---:'))),
     ...table.slice(1).map(line),
     '',
-    'Spread: p10-p90 of the kept rounds. Ratio: median of the hook / median of `node -e 0` in the same rounds. Pair ratio: median of the per-round ratios.',
+    'Spread: p10-p90 of the kept rounds. Baseline: `node -e 0` for a hook, the plain pass over the same file (read, split lines, `JSON.parse` each) for a first capture. Ratio: median of the case / median of its baseline in the same rounds. Pair ratio: median of the per-round ratios.',
     '',
     '| goal | verdict | measured | target |',
     '| --- | --- | ---: | --- |',
