@@ -17,12 +17,11 @@ import type { ProjectStore, StoreOptions } from '../store/store.js'
 import { keptLength, sameBytes } from '../transcript/fingerprint.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
+import { CaptureError } from '../shared/errors.js'
 import { type CaptureRequest, type CaptureResult, FORCED } from './types.js'
 
 export type { CaptureRequest, CaptureResult, CaptureTarget } from './types.js'
 export { FORCED } from './types.js'
-
-export class CaptureError extends Error {}
 
 /** What a store needs of the deps: the home, the cap, how long to wait for a lock. */
 export function storeOptions(deps: Pick<Deps, 'bookmarkHome' | 'indexCap' | 'lockDeadline'>): StoreOptions {

@@ -14,7 +14,7 @@ import { statOrNone } from '../shared/fsp.js'
 import { projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
 import type { Deps } from '../shared/deps.js'
-import { InputError } from './query.js'
+import { InputError } from '../shared/errors.js'
 
 export interface Exported {
   projectRoot: string
