@@ -12,6 +12,7 @@ import { basename, resolve } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
 import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../repo/root.js'
+import { findProject } from '../repo/project.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
 import type { ProjectStore, StoreOptions } from '../store/store.js'
 import { keptLength, sameBytes } from '../transcript/fingerprint.js'
@@ -62,7 +63,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 
   // Never create a store for a folder that does not exist (a hostile or stale payload `cwd`).
   if (!(await isDirectory(cwd))) throw new CaptureError(`working directory ${cwd} does not exist (expected the session's folder)`)
-  const root = req.projectRoot ?? (await findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR)).root
+  const project = req.project ?? (await findProject(cwd, deps.env))
+  const root = project.root
   if (isHomeScope(root, deps.env)) {
     throw new CaptureError(`${root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
@@ -71,7 +73,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
   const [{ saveCapture }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
-  return saveCapture({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
+  return saveCapture({ req, transcript, sid, project, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
 /**
