@@ -2,7 +2,8 @@
  * One hook run reads git once: a Stop that captures, prepares the next start and blocks for the handoff
  * needs the branch and HEAD four times (the home pointer, the prepared answer's key, the restore's
  * narrative check, the narrative judgement); the hook's Project (src/repo/project.ts) reads them once.
- * Counted where git is read: every read of a `.git/HEAD` file goes through shared/fsp.ts's readFile.
+ * Counted where git is read: every read of a `.git/HEAD` file goes through shared/fsp.ts's readFile; and the
+ * project root is looked for once.
  */
 import { readdir, writeFile } from 'node:fs/promises'
 import { join, sep } from 'node:path'
@@ -14,6 +15,7 @@ import { testDeps } from './helpers/deps.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 
 const heads: string[] = []
+let rootFinds = 0
 
 vi.mock('../src/shared/fsp.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/shared/fsp.js')>()
@@ -24,10 +26,20 @@ vi.mock('../src/shared/fsp.js', async (importOriginal) => {
   return { ...real, readFile }
 })
 
+vi.mock('../src/repo/root.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/repo/root.js')>()
+  const findProjectRoot: typeof real.findProjectRoot = (...a) => {
+    rootFinds++
+    return real.findProjectRoot(...a)
+  }
+  return { ...real, findProjectRoot }
+})
+
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444'
 
 beforeEach(() => {
   heads.length = 0
+  rootFinds = 0
 })
 
 describe('git reads in one hook run', () => {
@@ -53,5 +65,6 @@ describe('git reads in one hook run', () => {
     expect(out.reason).toMatch(/head: [0-9a-f]{40}/)
     expect(await readdir(join(project, '.bookmark', 'snapshots'))).toHaveLength(1) // captured
     expect(heads).toEqual([join(project, '.git', 'HEAD')]) // before the hook's Project: four times
+    expect(rootFinds).toBe(1) // by the configuration (run.ts); the capture and the rest use ctx.project
   })
 })
