@@ -11,17 +11,17 @@ import { type FileHandle, open, stat } from '../shared/fsp.js'
 import { basename, resolve } from 'node:path'
 import { isDirectory, sameStamp, stampOf } from '../store/fs.js'
 import { findProjectRoot } from '../repo/root.js'
+import { findProject } from '../repo/project.js'
 import { type CursorHead, StoreReader } from '../store/reader.js'
 import type { ProjectStore, StoreOptions } from '../store/store.js'
 import { keptLength, sameBytes } from '../transcript/fingerprint.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
+import { CaptureError } from '../shared/errors.js'
 import { type CaptureRequest, type CaptureResult, FORCED } from './types.js'
 
 export type { CaptureRequest, CaptureResult, CaptureTarget } from './types.js'
 export { FORCED } from './types.js'
-
-export class CaptureError extends Error {}
 
 /** What a store needs of the deps: the home, the cap, how long to wait for a lock. */
 export function storeOptions(deps: Pick<Deps, 'bookmarkHome' | 'indexCap' | 'lockDeadline'>): StoreOptions {
@@ -62,7 +62,8 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
 
   // Never create a store for a folder that does not exist (a hostile or stale payload `cwd`).
   if (!(await isDirectory(cwd))) throw new CaptureError(`working directory ${cwd} does not exist (expected the session's folder)`)
-  const root = req.projectRoot ?? (await findProjectRoot(cwd, deps.env.CLAUDE_PROJECT_DIR)).root
+  const project = req.project ?? (await findProject(cwd, deps.env))
+  const root = project.root
   if (isHomeScope(root, deps.env)) {
     throw new CaptureError(`${root} is not a project (it is your home folder or the file-system root): run in a project folder or pass --cwd`)
   }
@@ -71,7 +72,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
   const [{ saveCapture }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
-  return saveCapture({ req, transcript, sid, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
+  return saveCapture({ req, transcript, sid, project, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
 /**

@@ -7,7 +7,6 @@ import { CAPS, type ExtractState, STATE_VERSION, reviveState } from '../extract/
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
-import { readGitInfo } from '../repo/git.js'
 import { stampOf } from '../store/fs.js'
 import { statOrNone } from '../shared/fsp.js'
 import { addToRegistry } from '../store/registry.js'
@@ -19,7 +18,7 @@ import type { Deps } from '../shared/deps.js'
 import { scan } from './scan.js'
 
 export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
-  const { req, transcript, sid, store, notes } = target
+  const { req, transcript, sid, project, store, notes } = target
   await store.ensure()
   const root = store.layout.root
 
@@ -131,7 +130,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       }
       try {
         // The latest active project wins the home pointer.
-        const git = await readGitInfo(root)
+        const git = await project.git()
         await writeHomePointer(deps.bookmarkHome, { projectRoot: root, project: basename(root), sessionId: sid, task: snapshot.task, ...git }, now)
       } catch (e) {
         notes.push(`home pointer not updated: ${(e as Error).message}`)

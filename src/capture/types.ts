@@ -5,6 +5,7 @@
 import type { ExtractState } from '../extract/model.js'
 import type { WorkClock } from '../narrative/freshness.js'
 import type { Snapshot, Trigger } from '../snapshot/model.js'
+import type { Project } from '../repo/project.js'
 import type { ProjectStore } from '../store/store.js'
 import type { ReadStats } from '../transcript/read.js'
 
@@ -15,8 +16,8 @@ export interface CaptureRequest {
   trigger: Trigger
   /** From the Stop payload: the transcript may lag behind it. */
   lastAssistantMessage?: string
-  /** The project root of `cwd` when the caller already knows it (the hooks do). */
-  projectRoot?: string
+  /** The project of `cwd` when the caller has it open (the hooks do): its root is not found again, its git not read again. */
+  project?: Project
 }
 
 export interface CaptureResult {
@@ -37,11 +38,12 @@ export interface CaptureResult {
   state?: ExtractState
 }
 
-/** The parts of a capture every path shares: which transcript, which session, which store. */
+/** The parts of a capture every path shares: which transcript, which session, which project and store. */
 export interface CaptureTarget {
   req: CaptureRequest
   transcript: string
   sid: string
+  project: Project
   store: ProjectStore
   notes: string[]
 }

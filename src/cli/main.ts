@@ -3,17 +3,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { CommanderError } from 'commander'
-import { CaptureError } from '../capture/capture.js'
 import { defaultDeps } from '../shared/deps.js'
-import { InputError } from '../commands/query.js'
-import { DiscoveryError } from '../hosts/claude/transcripts.js'
+import { isStoreProblem, isUserError } from '../shared/errors.js'
 import { DoctorFailed } from './doctor-text.js'
 import { type Io, buildProgram } from './program.js'
-import { ForeignOwner, NotRegularFile } from '../shared/fsp.js'
-import { StoreEntryError } from '../store/files.js'
-import { LockTimeoutError, LockUnusable } from '../store/lock.js'
-import { SymlinkRefused } from '../store/read.js'
-import { KeyUnusable } from '../trust/key.js'
 
 function packageVersion(): string {
   try {
@@ -56,7 +49,7 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 1
     }
     if (e instanceof DoctorFailed) return 1
-    if (e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
+    if (isUserError(e)) {
       log(e.message)
       return 1
     }
@@ -70,17 +63,10 @@ export async function main(argv: string[], onHook: (ran: boolean) => void = () =
     // the stack only when asked for, for a bug report.
     const message = ((e as Error).message ?? String(e)).split('\n')[0]
     log(
-      `${isProblemOfTheStore(e) ? '' : 'unexpected error: '}${message}${process.env.BOOKMARK_DEBUG === '1' ? `\n${(e as Error).stack ?? ''}` : ' (`bookmark doctor` tells more; BOOKMARK_DEBUG=1 shows where)'}`,
+      `${isStoreProblem(e) ? '' : 'unexpected error: '}${message}${process.env.BOOKMARK_DEBUG === '1' ? `\n${(e as Error).stack ?? ''}` : ' (`bookmark doctor` tells more; BOOKMARK_DEBUG=1 shows where)'}`,
     )
     return 1
   }
-}
-
-/** Errors that say what is wrong with the store or its files (their messages name the path and what to do). */
-function isProblemOfTheStore(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException)?.code
-  const known = [SymlinkRefused, LockUnusable, LockTimeoutError, KeyUnusable, NotRegularFile, ForeignOwner, StoreEntryError].some((k) => e instanceof k)
-  return known || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP'
 }
 
 /** Hooks exit as soon as their output is flushed: an open stdin or a stray timer must never hold them. */

@@ -12,7 +12,7 @@ import { redact } from '../redact/secrets.js'
 import { narrativeRequest } from '../narrative/judge.js'
 import { stopBlockReason } from '../narrative/prompt.js'
 import { renderIdentity } from '../restore/identity.js'
-import { readGitInfo } from '../repo/git.js'
+import { Project } from '../repo/project.js'
 import { type CaptureResult, capture } from '../capture/capture.js'
 import type { Deps } from '../shared/deps.js'
 
@@ -55,7 +55,7 @@ export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<Dem
   const latest = await readFile(latestPath, 'utf8')
   // The product's other half: after real work the Stop hook asks the running model for the handoff, with the
   // header (and its seal) to start it with. Here the sample model's answer is written the same way.
-  const request = await narrativeRequest(projectRoot, bookmarkHome, await readGitInfo(projectRoot), sessionId, deps.now(), 'the sample session changed 3 files')
+  const request = await narrativeRequest(new Project(projectRoot), bookmarkHome, sessionId, deps.now(), 'the sample session changed 3 files')
   const handoffPath = request.path
   await writeFile(handoffPath, `${renderIdentity(request.identity)}${await readFile(DEMO_HANDOFF, 'utf8')}`, { mode: 0o600 })
   const handoffAsked = stopBlockReason(request).split('\n')[0] ?? ''

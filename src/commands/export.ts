@@ -11,10 +11,9 @@ import { redact } from '../redact/secrets.js'
 import { cutToBudget } from '../restore/budget.js'
 import { renderStartup } from '../restore/render.js'
 import { statOrNone } from '../shared/fsp.js'
-import { projectLayout } from '../store/layout.js'
 import { StoreReader } from '../store/reader.js'
 import type { Deps } from '../shared/deps.js'
-import { InputError } from './query.js'
+import { InputError } from '../shared/errors.js'
 
 export interface Exported {
   projectRoot: string
@@ -45,8 +44,8 @@ export async function exportHandoff(cwd: string, deps: Deps, budget?: number): P
   const snapshot = entry ? await store.readSnapshot(entry.id) : undefined
   if (!entry || !snapshot) throw new InputError(`nothing to export in ${root}: no snapshot yet (capture first: \`bookmark snapshot\`)`)
   // The narrative only when its seal is this project's (verdict match), exactly as restore decides.
-  const narrative = await usableNarrative(root, ctx)
-  const layout = projectLayout(root)
+  const narrative = await usableNarrative(ctx.project, ctx)
+  const { layout } = ctx.project
   const warnings = [...narrative.warnings]
   if (narrative.refusedAge) warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was left out.`)
   const limit = budget ?? Number.POSITIVE_INFINITY

@@ -15,7 +15,7 @@ import { forgetInRegistry } from '../store/registry.js'
 import type { IndexEntry, ProjectStore } from '../store/store.js'
 import { openProject } from '../capture/capture.js'
 import type { Deps } from '../shared/deps.js'
-import { InputError } from './query.js'
+import { InputError } from '../shared/errors.js'
 
 export interface ForgetOptions {
   id?: string

@@ -9,10 +9,9 @@ import { type RegistryEntry, entriesOf, readRegistry } from '../store/registry.j
 import type { IndexEntry } from '../store/store.js'
 import { openProject } from '../capture/capture.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
+import { InputError } from '../shared/errors.js'
 import { resolveConfig } from '../config/resolve.js'
 import { type SwitchState, switchState } from '../config/switch.js'
-
-export class InputError extends Error {}
 
 export interface Status {
   projectRoot: string

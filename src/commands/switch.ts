@@ -7,7 +7,7 @@ import { type Resolved, captureOff, resolveConfig } from '../config/resolve.js'
 import { offLine } from '../config/switch.js'
 import { findProjectRoot } from '../repo/root.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
-import { InputError } from './query.js'
+import { InputError } from '../shared/errors.js'
 
 export interface SwitchResult {
   projectRoot: string

@@ -42,7 +42,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let work: WorkClock | undefined
   if (due) {
     const { capture } = await import('../capture/capture.js')
-    const result = await capture({ cwd: ctx.cwd, projectRoot: ctx.cfg.projectRoot, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
+    const result = await capture({ cwd: ctx.cwd, project: ctx.project, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
     if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result)
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
@@ -61,10 +61,10 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   work ??= (await store.loadCursor(sid)).head?.work
   if (!work) return undefined
   const { narrativeRequest, viewNarrative } = await import('../narrative/judge.js')
-  const view = await viewNarrative(ctx.cfg.projectRoot, ctx.deps.bookmarkHome, work, hooks, config, ctx.now)
+  const view = await viewNarrative(ctx.project, ctx.deps.bookmarkHome, work, hooks, config, ctx.now)
   if (view.freshness.fresh) return undefined
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
-  const request = await narrativeRequest(ctx.cfg.projectRoot, ctx.deps.bookmarkHome, view.git, sid, ctx.now, view.freshness.reason)
+  const request = await narrativeRequest(ctx.project, ctx.deps.bookmarkHome, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
   return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
 }

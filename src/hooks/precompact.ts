@@ -4,7 +4,6 @@
  */
 import { capture, storeOptions } from '../capture/capture.js'
 import { renderCompactResume } from '../restore/render.js'
-import { projectLayout } from '../store/layout.js'
 import { ProjectStore } from '../store/store.js'
 import { prepareAfterCapture, usableNarrative } from './restore.js'
 import type { HookContext } from './run.js'
@@ -15,7 +14,7 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
   const result = await capture(
     {
       cwd: ctx.cwd,
-      projectRoot: ctx.cfg.projectRoot,
+      project: ctx.project,
       trigger: 'pre_compact',
       ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
@@ -25,13 +24,13 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
   const store = new ProjectStore(result.projectRoot, storeOptions(ctx.deps))
   await store.updateSessionHooks(result.sessionId, (h) => ({ ...h, compactions: h.compactions + 1, lastCompactAt: ctx.now.toISOString() }))
   if (!result.snapshot) return undefined
-  const narrative = await usableNarrative(result.projectRoot, ctx)
+  const narrative = await usableNarrative(ctx.project, ctx)
   const text = renderCompactResume({
     project: result.snapshot.project.name,
     snapshot: result.snapshot,
     ...(narrative.input ? { narrative: narrative.input } : {}),
     budget: config.restoreBudget,
-    latestPath: projectLayout(result.projectRoot).latest,
+    latestPath: ctx.project.layout.latest,
   })
   await store.writeCompactResume(result.sessionId, text)
   await prepareAfterCapture(ctx, result)

@@ -17,8 +17,8 @@
  */
 import type { Config } from '../config/keys.js'
 import { isObject } from '../shared/json.js'
-import { readGitInfo } from '../repo/git.js'
-import { projectLayout, stateLayout } from '../store/layout.js'
+import type { Project } from '../repo/project.js'
+import { stateLayout } from '../store/layout.js'
 import { readJson } from '../store/read.js'
 import { stateOf } from '../store/state.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
@@ -41,15 +41,15 @@ interface PreparedRestore {
   text: string | null
 }
 
-/** The key of a startup restore of `root` under `config`, as the files stand now. */
-export async function restoreKey(root: string, config: Pick<Config, 'restoreBudget' | 'staleWarnHours' | 'staleRefuseHours'>): Promise<PreparedKey> {
-  const base = await baseKey(root, await readGitInfo(root))
+/** The key of a startup restore of `project` under `config`, as the files stand now (git as the project read it). */
+export async function restoreKey(project: Project, config: Pick<Config, 'restoreBudget' | 'staleWarnHours' | 'staleRefuseHours'>): Promise<PreparedKey> {
+  const base = await baseKey(project.root, await project.git())
   return {
     ...base,
     budget: config.restoreBudget,
     warnHours: config.staleWarnHours,
     refuseHours: config.staleRefuseHours,
-    index: await fileStamp(projectLayout(root).index),
+    index: await fileStamp(project.layout.index),
   }
 }
 
@@ -65,11 +65,10 @@ function isStartup(source: string | undefined): boolean {
 /** The prepared answer when it still holds; undefined when the restore must be computed. */
 export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore | undefined> {
   if (ctx.homeScope || !isStartup(ctx.payload.source)) return undefined
-  const root = ctx.cfg.projectRoot
-  const key = await restoreKey(root, ctx.cfg.resolved.config)
+  const key = await restoreKey(ctx.project, ctx.cfg.resolved.config)
   // Without an index there is nothing to restore from.
   if (key.index === null) return undefined
-  const prepared = await recall((await stateOf(ctx.deps.bookmarkHome, root))?.prepared, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
+  const prepared = await recall((await stateOf(ctx.deps.bookmarkHome, ctx.project.root))?.prepared, PREPARED_VERSION, key, isPrepared).catch(() => undefined)
   return prepared && ctx.now.getTime() < prepared.validUntil ? prepared : undefined
 }
 

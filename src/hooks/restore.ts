@@ -13,8 +13,7 @@ import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNo
 import { cutToBudget } from '../restore/budget.js'
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
-import { readGitInfo } from '../repo/git.js'
-import { projectLayout } from '../store/layout.js'
+import { Project } from '../repo/project.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
 import { PREPARED_VERSION, preparedTextOf, restoreKey, wrapRestore } from './prepared.js'
@@ -40,12 +39,11 @@ function holdsWhile(validity: Validity | undefined, age: Staleness, warnHours: n
   validity.untilMs = age.kind === 'fresh' ? Math.min(validity.untilMs, nowMs + Math.floor((warnHours - age.ageHours) * 3_600_000)) : Number.NEGATIVE_INFINITY
 }
 
-/** The narrative of `root` if it may be injected, else why not (warnings are shown, content is not). */
-export async function usableNarrative(root: string, ctx: HookContext, validity?: Validity): Promise<UsableNarrative> {
+/** The narrative of `project` if it may be injected, else why not (warnings are shown, content is not). */
+export async function usableNarrative(project: Project, ctx: HookContext, validity?: Validity): Promise<UsableNarrative> {
   const { config } = ctx.cfg.resolved
-  const git = await readGitInfo(root)
-  const path = projectLayout(root).narrative
-  const read = await readNarrative(path, root, git, ctx.deps.bookmarkHome)
+  const path = project.layout.narrative
+  const read = await readNarrative(path, project.root, await project.git(), ctx.deps.bookmarkHome)
   if (!read.state.exists) return { warnings: [] }
   if (read.state.tracked) {
     return {
@@ -98,20 +96,20 @@ export async function restoreHook(ctx: HookContext): Promise<unknown | undefined
  * session is told, so its answer is prepared now (prepared.ts). Never fails the hook: without a prepared
  * answer the restore computes it.
  */
-export async function prepareAfterCapture(ctx: HookContext, result: Pick<CaptureResult, 'written' | 'projectRoot' | 'snapshot'>): Promise<void> {
-  if (result.written) await prepareRestore(ctx, result.projectRoot, result.snapshot).catch(() => undefined)
+export async function prepareAfterCapture(ctx: HookContext, result: Pick<CaptureResult, 'written' | 'snapshot'>): Promise<void> {
+  if (result.written) await prepareRestore(ctx, ctx.project, result.snapshot).catch(() => undefined)
 }
 
 /**
- * Prepares the startup restore of `root` for the next SessionStart. The key is taken before the answer is
+ * Prepares the startup restore of `project` for the next SessionStart. The key is taken before the answer is
  * made, so a file changed meanwhile makes it miss.
  */
-async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot): Promise<void> {
+async function prepareRestore(ctx: HookContext, project: Project, written?: Snapshot): Promise<void> {
   const { config } = ctx.cfg.resolved
-  const key = await restoreKey(root, config)
+  const key = await restoreKey(project, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
-  const text = await restoreStartup({ ...ctx, homeScope: false }, root, [], validity, written)
-  const state = await ensureState(ctx.deps.bookmarkHome, root)
+  const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written)
+  const state = await ensureState(ctx.deps.bookmarkHome, project.root)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
   const final = text === undefined ? null : cutToBudget(redact(text), config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
@@ -122,25 +120,25 @@ async function prepareRestore(ctx: HookContext, root: string, written?: Snapshot
 export async function restoreText(ctx: HookContext): Promise<string | undefined> {
   const source = ctx.payload.source ?? 'startup'
   if (ctx.homeScope) return restoreFromHome(ctx)
-  const root = ctx.cfg.projectRoot
-  const store = new StoreReader(root, ctx.deps.bookmarkHome)
+  const { project } = ctx
+  const store = new StoreReader(project.root, ctx.deps.bookmarkHome)
   switch (source) {
     case 'compact':
-      return restoreCompact(ctx, store)
+      return restoreCompact(ctx, project, store)
     case 'resume':
     case 'fork':
-      return restoreResume(ctx, store)
+      return restoreResume(ctx, project, store)
     default:
-      return restoreStartup(ctx, root, [])
+      return restoreStartup(ctx, project, [])
   }
 }
 
-async function restoreStartup(ctx: HookContext, root: string, lead: string[], validity?: Validity, written?: Snapshot): Promise<string | undefined> {
+async function restoreStartup(ctx: HookContext, project: Project, lead: string[], validity?: Validity, written?: Snapshot): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
+  const { root, layout } = project
   const store = new StoreReader(root, ctx.deps.bookmarkHome)
-  const narrative = await usableNarrative(root, ctx, validity)
+  const narrative = await usableNarrative(project, ctx, validity)
   const snapshot = await latestSnapshot(store, undefined, written)
-  const layout = projectLayout(root)
   const warnings = [...lead, ...narrative.warnings]
   let usableSnapshot = snapshot
   if (snapshot) {
@@ -168,7 +166,7 @@ async function restoreStartup(ctx: HookContext, root: string, lead: string[], va
   })
 }
 
-async function restoreCompact(ctx: HookContext, store: StoreReader): Promise<string | undefined> {
+async function restoreCompact(ctx: HookContext, project: Project, store: StoreReader): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const sid = ctx.sessionId
   if (sid) {
@@ -176,8 +174,8 @@ async function restoreCompact(ctx: HookContext, store: StoreReader): Promise<str
     if (prepared && prepared.trim() !== '' && prepared.length <= config.restoreBudget) return prepared
   }
   const snapshot = await latestSnapshot(store, sid)
-  if (!snapshot) return restoreStartup(ctx, store.layout.root, [])
-  const narrative = await usableNarrative(store.layout.root, ctx)
+  if (!snapshot) return restoreStartup(ctx, project, [])
+  const narrative = await usableNarrative(project, ctx)
   return renderCompactResume({
     project: snapshot.project.name,
     snapshot,
@@ -187,7 +185,7 @@ async function restoreCompact(ctx: HookContext, store: StoreReader): Promise<str
   })
 }
 
-async function restoreResume(ctx: HookContext, store: StoreReader): Promise<string | undefined> {
+async function restoreResume(ctx: HookContext, project: Project, store: StoreReader): Promise<string | undefined> {
   const sid = ctx.sessionId
   if (!sid) return undefined
   const { head } = await store.loadCursor(sid)
@@ -208,7 +206,7 @@ async function restoreResume(ctx: HookContext, store: StoreReader): Promise<stri
       })
     if (changes.length >= 5) break
   }
-  const git = await readGitInfo(store.layout.root)
+  const git = await project.git()
   const was = head.branch
   const branchNote = git.branch && was && git.branch !== was ? `The branch is now ${git.branch}; this session last worked on ${was}.` : undefined
   return renderResumeNote({
@@ -234,5 +232,5 @@ async function restoreFromHome(ctx: HookContext): Promise<string | undefined> {
   const lead = [
     `This session started outside any project. The last active project is ${basename(target.projectRoot)} (${target.projectRoot}); what follows is its handoff.`,
   ]
-  return restoreStartup(ctx, target.projectRoot, lead)
+  return restoreStartup(ctx, new Project(target.projectRoot), lead) // the pointer's project, opened for this run
 }

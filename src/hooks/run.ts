@@ -12,6 +12,7 @@ import { homeLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
 import { stat } from '../shared/fsp.js'
 import { isDirectory } from '../store/fs.js'
+import { Project } from '../repo/project.js'
 
 export interface HookFlags {
   cwd?: string
@@ -29,6 +30,12 @@ export interface HookContext {
   cfg: Configured
   /** True when the folder is not a project (home or /): only restore acts there. */
   homeScope: boolean
+  /**
+   * The project of `cwd`, opened once for this run (its root is the configuration's): hooks hand it down
+   * instead of finding the root or reading git again. Opening it reads nothing; in home scope it is that
+   * folder, which no hook reads (restore opens the project the home pointer names).
+   */
+  project: Project
   now: Date
 }
 
@@ -106,6 +113,7 @@ export async function hookContext(payload: HookPayload, flags: HookFlags, deps: 
     deps: cfg.deps,
     cfg,
     homeScope: isHomeScope(cfg.projectRoot, deps.env),
+    project: new Project(cfg.projectRoot),
     now: deps.now(),
     ...(transcript ? { transcript } : {}),
     ...(sessionId ? { sessionId } : {}),

@@ -13,10 +13,11 @@ import type { HookContext } from './run.js'
 export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (ctx.homeScope) return undefined
   const { config } = ctx.cfg.resolved
+  const { project } = ctx // one for the whole run: the root found once, git read at most once
   const result = await capture(
     {
       cwd: ctx.cwd,
-      projectRoot: ctx.cfg.projectRoot,
+      project,
       trigger: 'stop',
       ...(ctx.transcript ? { transcript: ctx.transcript } : {}),
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
@@ -30,7 +31,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   )
   if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result) // the restore code loads only then
   const hooks = await new StoreReader(result.projectRoot, ctx.deps.bookmarkHome).readSessionHooks(result.sessionId)
-  const view = await viewNarrative(result.projectRoot, ctx.deps.bookmarkHome, result.work, hooks, config, ctx.now, result.written)
+  const view = await viewNarrative(project, ctx.deps.bookmarkHome, result.work, hooks, config, ctx.now, result.written)
   const decision = decideStop({
     stopHookActive: ctx.payload.stop_hook_active === true,
     freshness: view.freshness,
@@ -53,7 +54,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     lastBlockAt: blockedAt,
   }))
   const [request, { stopBlockReason }] = await Promise.all([
-    narrativeRequest(result.projectRoot, ctx.deps.bookmarkHome, view.git, result.sessionId, ctx.now, view.freshness.reason),
+    narrativeRequest(project, ctx.deps.bookmarkHome, result.sessionId, ctx.now, view.freshness.reason),
     import('../narrative/prompt.js'),
   ])
   return { decision: 'block', reason: stopBlockReason(request) }

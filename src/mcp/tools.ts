@@ -5,13 +5,13 @@
 import { resolve } from 'node:path'
 import { restoreText } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
-import { CaptureError, capture } from '../capture/capture.js'
+import { capture } from '../capture/capture.js'
 import { type Deps, configured } from '../shared/deps.js'
+import { InputError, isUserError } from '../shared/errors.js'
 import { exportHandoff } from '../commands/export.js'
-import { InputError, listAll, listProject, show, status } from '../commands/query.js'
+import { listAll, listProject, show, status } from '../commands/query.js'
 import { snapshotRefusal } from '../commands/switch.js'
 import { captureOff } from '../config/resolve.js'
-import { DiscoveryError } from '../hosts/claude/transcripts.js'
 import { redact } from '../redact/secrets.js'
 import { renderLatest } from '../snapshot/render.js'
 
@@ -44,8 +44,6 @@ export interface Tool {
   run: (args: Args, ctx: ToolContext) => Promise<{ text: string; data: Record<string, unknown> }>
 }
 
-class ToolInputError extends Error {}
-
 const CWD: PropSpec = { type: 'string', description: 'the project folder (absolute); default: the folder the server was started in' }
 const SOURCES = ['startup', 'clear', 'compact', 'resume', 'fork'] as const
 
@@ -58,17 +56,17 @@ export function validate(tool: Tool, args: Args): void {
   const props = tool.inputSchema.properties
   for (const [key, value] of Object.entries(args)) {
     const spec = props[key]
-    if (!spec) throw new ToolInputError(`${tool.name}: unknown argument "${key}" (expected: ${Object.keys(props).join(', ') || 'none'})`)
+    if (!spec) throw new InputError(`${tool.name}: unknown argument "${key}" (expected: ${Object.keys(props).join(', ') || 'none'})`)
     if (value === undefined || value === null) continue
     const ok = spec.type === 'integer' ? Number.isInteger(value) : typeof value === spec.type
     if (!ok)
-      throw new ToolInputError(
+      throw new InputError(
         `${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : `a ${spec.type}`}, got ${JSON.stringify(value)}`,
       )
     if (spec.enum && !spec.enum.includes(value as string))
-      throw new ToolInputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
+      throw new InputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
     if (typeof value === 'number' && ((spec.minimum !== undefined && value < spec.minimum) || (spec.maximum !== undefined && value > spec.maximum))) {
-      throw new ToolInputError(`${tool.name}: argument "${key}" must be from ${spec.minimum} to ${spec.maximum}, got ${value}`)
+      throw new InputError(`${tool.name}: argument "${key}" must be from ${spec.minimum} to ${spec.maximum}, got ${value}`)
     }
   }
 }
@@ -76,7 +74,7 @@ export function validate(tool: Tool, args: Args): void {
 function cwdOf(args: Args, ctx: ToolContext): string {
   const c = args.cwd
   if (typeof c === 'string') {
-    if (!c.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(c)) throw new ToolInputError(`argument "cwd" must be an absolute path, got ${JSON.stringify(c)}`)
+    if (!c.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(c)) throw new InputError(`argument "cwd" must be an absolute path, got ${JSON.stringify(c)}`)
     return resolve(c)
   }
   return ctx.cwd
@@ -241,7 +239,7 @@ export async function callTool(name: string, args: Args, ctx: ToolContext): Prom
     const { text, data } = await tool.run(args, ctx)
     return result(text, data, false, ctx)
   } catch (e) {
-    if (e instanceof ToolInputError || e instanceof InputError || e instanceof CaptureError || e instanceof DiscoveryError) {
+    if (isUserError(e)) {
       return result(e.message, { error: e.message }, true, ctx)
     }
     const message = `${name} failed: ${(e as Error).message}`

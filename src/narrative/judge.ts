@@ -9,7 +9,8 @@ import type { Config } from '../config/keys.js'
 import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, isFuture, narrativeFreshness, workSinceClock } from './freshness.js'
 import type { NarrativeRequest } from './prompt.js'
 import { isObject } from '../shared/json.js'
-import { type GitInfo, readGitInfo } from '../repo/git.js'
+import type { GitInfo } from '../repo/git.js'
+import type { Project } from '../repo/project.js'
 import { projectLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
 import { baseKey, recall, remember } from '../hooks/remembered.js'
@@ -19,7 +20,6 @@ export const narrativeTemplate = (): string => fileURLToPath(new URL('../../temp
 
 export interface NarrativeView {
   state: NarrativeState
-  git: GitInfo
   freshness: Freshness
   /** Work since the narrative was written (the whole session when there is no usable one). */
   work: Work
@@ -59,7 +59,7 @@ async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, 
 
 /** `remember`: keep the judgement for the next hook (only hooks that wrote a capture do; one with nothing new writes nothing). */
 export async function viewNarrative(
-  root: string,
+  project: Project,
   bookmarkHome: string,
   work: WorkClock,
   hooks: SessionHooks,
@@ -67,8 +67,8 @@ export async function viewNarrative(
   now: Date,
   remember_ = false,
 ): Promise<NarrativeView> {
-  const git = await readGitInfo(root)
-  const state = await narrativeState(root, bookmarkHome, git, remember_)
+  const git = await project.git()
+  const state = await narrativeState(project.root, bookmarkHome, git, remember_)
   // A handoff dated in the future counts as none: all of the session's work is after it.
   const since = state.identityOk && state.written !== undefined && !isFuture(Date.parse(state.written), now.getTime()) ? state.written : undefined
   const done = workSinceClock(work, since)
@@ -77,7 +77,7 @@ export async function viewNarrative(
     refreshMinutes: config.narrativeRefreshMinutes,
     nowMs: now.getTime(),
   })
-  return { state, git, work: done, freshness }
+  return { state, work: done, freshness }
 }
 
 /**
@@ -85,7 +85,8 @@ export async function viewNarrative(
  * redacted (a branch or folder can be named after a token, and the model is told to copy the header as it is);
  * the project is proven by the seal, a keyed hash of the real root that only this user's bookmark can make.
  */
-export async function narrativeRequest(root: string, bookmarkHome: string, git: GitInfo, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {
+export async function narrativeRequest(project: Project, bookmarkHome: string, sessionId: string, now: Date, why: string): Promise<NarrativeRequest> {
+  const { root } = project
   let template: string
   try {
     template = await readFile(narrativeTemplate(), 'utf8')
@@ -97,6 +98,7 @@ export async function narrativeRequest(root: string, bookmarkHome: string, git: 
     import('../trust/seal.js'),
     import('../redact/secrets.js'),
   ])
+  const git = await project.git()
   const written = now.toISOString()
   const session = redact(sessionId) // as the header shows it: the seal is checked against the header
   const seal = narrativeSeal(await ensureKey(bookmarkHome), root, { session_id: session, written })
@@ -111,7 +113,7 @@ export async function narrativeRequest(root: string, bookmarkHome: string, git: 
       written,
       seal,
     },
-    path: projectLayout(root).narrative,
+    path: project.layout.narrative,
     template,
     why,
   }

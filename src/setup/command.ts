@@ -10,7 +10,8 @@ import type { Deps } from '../shared/deps.js'
 import { isHomeScope } from '../shared/deps.js'
 import { ChangedError } from '../store/atomic.js'
 import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
-import { LockTimeoutError, withLock } from '../store/lock.js'
+import { withLock } from '../store/lock.js'
+import { LockTimeoutError, SetupError } from '../shared/errors.js'
 import { findProjectRoot } from '../repo/root.js'
 import { type ClaudeFound, EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
 import { HOOK_EVENTS, type HookEvent, type HookForm, type Launch } from './hooks.js'
@@ -19,7 +20,6 @@ import { JsonParseError } from './jsonedit.js'
 import { handoffRules } from './permission.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
 import {
-  SetupError,
   type SettingsFile,
   assertInsideProject,
   assertWritable,

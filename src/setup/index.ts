@@ -11,4 +11,4 @@ export {
 } from './command.js'
 export { HOOK_EVENTS, type HookEvent, type HookName, type Launch, OUR_HOOKS, desiredHandler, ourHookName } from './hooks.js'
 export { type HookStatus, type SettingsInspection, inspectSettings } from './inspect.js'
-export { SetupError, currentLaunch, packageEntry, projectSettingsPath, userSettingsPath } from './settings.js'
+export { currentLaunch, packageEntry, projectSettingsPath, userSettingsPath } from './settings.js'

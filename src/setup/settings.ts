@@ -11,15 +11,11 @@ import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { assertUnchanged, atomicWrite, followLinks } from '../store/atomic.js'
 import { ensureDir } from '../store/files.js'
-import { SymlinkRefused } from '../store/read.js'
+import { SetupError, SymlinkRefused } from '../shared/errors.js'
 import { isHomeScope } from '../shared/deps.js'
-import { InputError } from '../commands/query.js'
 import { findProjectRoot } from '../repo/root.js'
 import type { Launch } from './hooks.js'
 import { pathExists as exists, isDirectory } from '../store/fs.js'
-
-/** A setup or uninstall that cannot go on; one line for the user, exit 1 (main.ts handles InputError). */
-export class SetupError extends InputError {}
 
 /** `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json` (HOME from the environment). */
 export function userSettingsPath(env: NodeJS.ProcessEnv): string {

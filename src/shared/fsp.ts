@@ -34,6 +34,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs'
+import { ForeignOwner, NotRegularFile } from './errors.js'
 
 /** Runs `fn` now and gives its result (or its error) as a promise, like the asynchronous call would. */
 function now<T>(fn: () => T): Promise<T> {
@@ -78,16 +79,6 @@ export function readFile(path: string): Promise<Buffer>
 export function readFile(path: string, encoding?: BufferEncoding, flag?: number): Promise<string | Buffer> {
   // @types/node types `flag` as a string; Node takes the numeric flags as they are (stringToFlags).
   return now(() => (encoding ? readFileSync(path, flag === undefined ? encoding : { encoding, flag: flag as unknown as string }) : readFileSync(path)))
-}
-
-/** A file that is not a regular file (a FIFO, a device, a folder) where one was expected: never read, never waited on. */
-export class NotRegularFile extends Error {
-  readonly code = 'ENOTREG'
-}
-
-/** A file owned by another user where only this user's own files are read. */
-export class ForeignOwner extends Error {
-  readonly code = 'EFOREIGN'
 }
 
 const describeType = (s: Stats): string =>

@@ -8,10 +8,7 @@ import { lstat, lstatOrNone, mkdir, ownUid } from '../shared/fsp.js'
 import { type Seal, sealJson } from '../trust/mac.js'
 import { atomicWrite } from './atomic.js'
 import { type KnownRedacted, redact, redactDeep } from '../redact/secrets.js'
-import { SymlinkRefused } from './read.js'
-
-/** A store entry that is not what the store needs there (a file where a folder goes, another user's folder). */
-export class StoreEntryError extends Error {}
+import { StoreEntryError, SymlinkRefused } from '../shared/errors.js'
 
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
@@ -112,4 +109,4 @@ export async function writeText(path: string, text: string, options: WriteOption
 }
 
 export { isObject } from '../shared/json.js'
-export { type ReadJson, SymlinkRefused, readJson, readStoreFile } from './read.js'
+export { type ReadJson, readJson, readStoreFile } from './read.js'

@@ -2,7 +2,8 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/helpers/tmp.js'
-import { LockTimeoutError, LockUnusable, withLock } from './lock.js'
+import { LockTimeoutError, LockUnusable } from '../shared/errors.js'
+import { withLock } from './lock.js'
 
 describe('withLock', () => {
   it('fails at once on a folder where the lock should be, instead of spinning', async () => {

@@ -8,6 +8,7 @@
  * is not a lock of ours: the caller fails at once, never spins. A lock held by a live capture that does not
  * come free within `timeoutMs` fails the caller too: a hook logs it and answers, the next capture reads on.
  */
+import { LockTimeoutError, LockUnusable } from '../shared/errors.js'
 import { randomHex } from '../shared/random.js'
 import { lstatOrNone, open, readRegularFile, unlink } from '../shared/fsp.js'
 import { os } from '../shared/builtin.js'
@@ -21,18 +22,6 @@ export interface LockOptions {
 
 /** A time this far past now was not written by this clock as it is: the lock is not trusted to be live. */
 const FUTURE_SLACK_MS = 2_000
-
-export class LockTimeoutError extends Error {
-  constructor(
-    readonly path: string,
-    waitedMs: number,
-  ) {
-    super(`could not take the lock ${path} within ${waitedMs} ms (another bookmark process holds it; this capture was skipped, the next one reads on)`)
-  }
-}
-
-/** Something at the lock's path that bookmark cannot use as a lock (a folder, a FIFO, a file it cannot remove). */
-export class LockUnusable extends Error {}
 
 interface Owner {
   pid: number

@@ -7,8 +7,6 @@
 import { lstatOrNone, ownUid, readRegularFile } from '../shared/fsp.js'
 import { type Seal, unsealJson } from '../trust/mac.js'
 
-export class SymlinkRefused extends Error {}
-
 /**
  * Reads a file of the store as text: not through a symlink (O_NOFOLLOW: a link planted in the store is an
  * error, never a way to read a file elsewhere), not a FIFO or anything else that could block, not another

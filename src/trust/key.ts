@@ -12,8 +12,6 @@ import { hmacSha256Hex } from './sha256.js'
 export const KEY_FILE = 'key'
 const KEY_TEXT = /^([0-9a-f]{64})\n?$/
 
-export class KeyUnusable extends Error {}
-
 /** Keys read in this process, by home: a hook asks for it several times, and a long-lived server keeps it. */
 const keys = new Map<string, Buffer>()
 

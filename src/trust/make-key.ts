@@ -6,7 +6,8 @@ import { crypto } from '../shared/builtin.js'
 import { link, open, removeFile } from '../shared/fsp.js'
 import { randomHex } from '../shared/random.js'
 import { ensureDir } from '../store/files.js'
-import { KeyUnusable, keyPath, keyProblem, readKey } from './key.js'
+import { KeyUnusable } from '../shared/errors.js'
+import { keyPath, keyProblem, readKey } from './key.js'
 
 /**
  * The key, created when there is none: written to a private temp file and linked into place, so two processes

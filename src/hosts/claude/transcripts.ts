@@ -4,6 +4,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { homeDir, nodeModule } from '../../shared/builtin.js'
 import { basename, join } from 'node:path'
+import { DiscoveryError } from '../../shared/errors.js'
 
 /**
  * fast-glob, loaded when a transcript must be looked for: the package and its dozen modules cost every command
@@ -52,8 +53,6 @@ export interface Discovery {
   /** Why this file: said out loud when it was a guess. */
   note?: string
 }
-
-export class DiscoveryError extends Error {}
 
 /**
  * Finds the transcript for `cwd`: the named session's file, or (without a session id) the newest one,
