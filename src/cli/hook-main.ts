@@ -7,7 +7,7 @@
 import { writeSync } from 'node:fs'
 import type { HookName } from '../hooks/names.js'
 import { type HookBody, runHook } from '../hooks/run.js'
-import { readStdin } from '../host/stdin.js'
+import { readStdin } from './stdin.js'
 import { defaultDeps } from '../shared/deps.js'
 
 /** Writes all of `text` to `fd`, waiting out a full non-blocking pipe; gives up quietly if the reader is gone. */

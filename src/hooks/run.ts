@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { type HookPayload, parsePayload } from '../hosts/claude/payload.js'
-import type { StdinResult } from '../host/stdin.js'
+import type { StdinResult } from '../cli/stdin.js'
 import { captureOff } from '../config/resolve.js'
 import { parseValue } from '../config/keys.js'
 import { type Configured, type Deps, HOOK_LOCK_BUDGET_MS, configured, isHomeScope } from '../shared/deps.js'

@@ -18,7 +18,7 @@ export const crypto = (): typeof import('node:crypto') => load('node:crypto')
 export const workerThreads = (): typeof import('node:worker_threads') => load('node:worker_threads')
 export const childProcess = (): typeof import('node:child_process') => load('node:child_process')
 export const nodeModule = (): typeof import('node:module') => load('node:module')
-/** Experimental: it says so on stderr when loaded (src/host/stdin.ts loads it quietly). */
+/** Experimental: it says so on stderr when loaded (src/cli/stdin.ts loads it quietly). */
 export const wasi = (): typeof import('node:wasi') => load('node:wasi')
 
 /** The home folder: $HOME, else what the system says. */
