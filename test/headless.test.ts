@@ -101,7 +101,7 @@ describe('stop in a non-interactive run', () => {
 
     const bad = await runCli(['config', '--set', 'narrativeInHeadless=2'], { env: sb.env, cwd: project })
     expect(bad.code).not.toBe(0)
-    expect(bad.stderr).toContain('narrativeInHeadless must be from 0 to 1')
+    expect(bad.stderr).toContain('narrativeInHeadless must be 0 or 1')
   })
 })
 

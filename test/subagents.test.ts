@@ -148,7 +148,7 @@ describe('the subagents key through the CLI and the hooks', () => {
   it('a value that is not a switch is refused with what is expected', async () => {
     const r = await runCli(['config', '--set', 'subagents=maybe'], { env: sb.env, cwd: project })
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('subagents must be a whole number (switch) from 0 to 1, got "maybe"')
+    expect(r.stderr).toContain('subagents must be 0 or 1 (or on/off, yes/no, true/false), got "maybe"')
   })
 })
 

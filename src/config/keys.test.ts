@@ -140,8 +140,8 @@ describe('parseValue: fractions and hours (not whole numbers)', () => {
   })
 
   it.each([
-    [0.09, 'contextThreshold must be from 0.1 to 0.99 fraction, got 0.09'],
-    [1, 'contextThreshold must be from 0.1 to 0.99 fraction, got 1'],
+    [0.09, 'contextThreshold must be from 0.1 to 0.99 (a fraction), got 0.09'],
+    [1, 'contextThreshold must be from 0.1 to 0.99 (a fraction), got 1'],
     ['75%', 'contextThreshold must be a number (fraction) from 0.1 to 0.99, got "75%"'],
     ['0,5', 'contextThreshold must be a number (fraction) from 0.1 to 0.99, got "0,5"'],
   ] as const)('contextThreshold refuses %j: %s', (raw, error) => {
@@ -177,27 +177,23 @@ describe('parseValue: switches', () => {
   })
 
   it.each([
-    ['2', 'disable must be from 0 to 1 switch, got 2'],
-    [-1, 'disable must be from 0 to 1 switch, got -1'],
-    ['enabled', 'disable must be a whole number (switch) from 0 to 1, got "enabled"'],
-    ['y', 'disable must be a whole number (switch) from 0 to 1, got "y"'],
-    [0.5, 'disable must be a whole number (switch) from 0 to 1, got 0.5'],
-    [null, 'disable must be a whole number (switch) from 0 to 1, got null'],
+    ['2', 'disable must be 0 or 1 (or on/off, yes/no, true/false), got "2"'],
+    [-1, 'disable must be 0 or 1 (or on/off, yes/no, true/false), got -1'],
+    ['enabled', 'disable must be 0 or 1 (or on/off, yes/no, true/false), got "enabled"'],
+    ['y', 'disable must be 0 or 1 (or on/off, yes/no, true/false), got "y"'],
+    [0.5, 'disable must be 0 or 1 (or on/off, yes/no, true/false), got 0.5'],
+    [null, 'disable must be 0 or 1 (or on/off, yes/no, true/false), got null'],
   ] as const)('disable refuses %j: %s', (raw, error) => {
     expect(parseValue('disable', raw)).toEqual({ ok: false, error })
   })
 
-  // narrativeInHeadless is 0 or 1 but its unit is not `switch`: today the words (true, on, …) are refused for it.
-  it('narrativeInHeadless takes 0 and 1 only as numbers', () => {
+  // A 0-or-1 key takes the switch words too: `BOOKMARK_NARRATIVE_IN_HEADLESS=true` must not turn into a warning.
+  it('narrativeInHeadless takes 0 and 1 and the switch words', () => {
     expect(parseValue('narrativeInHeadless', '1')).toEqual({ ok: true, value: 1 })
     expect(parseValue('narrativeInHeadless', 0)).toEqual({ ok: true, value: 0 })
-    expect(parseValue('narrativeInHeadless', 'true')).toEqual({
-      ok: false,
-      error: 'narrativeInHeadless must be a whole number (0 or 1) from 0 to 1, got "true"',
-    })
-    expect(parseValue('narrativeInHeadless', true)).toEqual({
-      ok: false,
-      error: 'narrativeInHeadless must be a whole number (0 or 1) from 0 to 1, got true',
-    })
+    expect(parseValue('narrativeInHeadless', 'true')).toEqual({ ok: true, value: 1 })
+    expect(parseValue('narrativeInHeadless', ' Off ')).toEqual({ ok: true, value: 0 })
+    expect(parseValue('narrativeInHeadless', true)).toEqual({ ok: true, value: 1 })
+    expect(parseValue('narrativeInHeadless', 2)).toEqual({ ok: false, error: 'narrativeInHeadless must be 0 or 1 (or on/off, yes/no, true/false), got 2' })
   })
 })

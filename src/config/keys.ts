@@ -64,7 +64,7 @@ export const KEYS = {
     min: 0,
     max: 1,
     integer: true,
-    unit: '0 or 1',
+    unit: 'switch',
     help: "ask for the narrative in non-interactive runs too (claude -p, SDK); off, because there the request replaces the run's answer",
   },
   narrativeRequests: {
@@ -177,9 +177,12 @@ export function parseValue(key: ConfigKey, raw: unknown): { ok: true; value: num
   }
   if (spec.unit === 'switch' && typeof raw === 'boolean') return { ok: true, value: raw ? 1 : 0 }
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN
+  if (spec.unit === 'switch' && !(n === 0 || n === 1))
+    return { ok: false, error: `${key} must be 0 or 1 (or on/off, yes/no, true/false), got ${JSON.stringify(raw)}` }
   const kind = spec.integer ? 'a whole number' : 'a number'
   if (!Number.isFinite(n) || (spec.integer && !Number.isInteger(n)))
     return { ok: false, error: `${key} must be ${kind} (${spec.unit}) from ${spec.min} to ${spec.max}, got ${JSON.stringify(raw)}` }
-  if (n < spec.min || n > spec.max) return { ok: false, error: `${key} must be from ${spec.min} to ${spec.max} ${spec.unit}, got ${n}` }
+  const range = spec.unit === 'fraction' ? `from ${spec.min} to ${spec.max} (a fraction)` : `from ${spec.min} to ${spec.max} ${spec.unit}`
+  if (n < spec.min || n > spec.max) return { ok: false, error: `${key} must be ${range}, got ${n}` }
   return { ok: true, value: n }
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testDeps } from '../../test/helpers/deps.js'
-import type { StdinResult } from '../host/stdin.js'
+import type { StdinResult } from '../cli/stdin.js'
 import { HOOK_LOCK_BUDGET_MS } from '../shared/deps.js'
 import { type HookBody, type HookContext, type HookFlags, envDisables, runHook } from './run.js'
 
@@ -79,7 +79,7 @@ describe('runHook: BOOKMARK_DISABLE', () => {
     const r = await run(body(undefined), '{}')
     expect(seen).toHaveLength(1)
     expect(r.stdout).toBe('')
-    expect(r.notes).toEqual(['environment: disable must be a whole number (switch) from 0 to 1, got "maybe"; using 0'])
+    expect(r.notes).toEqual(['environment: disable must be 0 or 1 (or on/off, yes/no, true/false), got "maybe"; using 0'])
   })
 
   it('capture switched off in the global config: silent, no notes, body not run', async () => {
@@ -251,6 +251,14 @@ describe('runHook: failures never escape', () => {
     expect(r).toEqual({ stdout: '', notes: ['stop hook failed: line one\n  line two'] })
     // testDeps' clock: 10:00:01 for the context, 10:00:02 for the log line
     expect(readFileSync(join(deps.bookmarkHome, 'errors.log'), 'utf8')).toBe('2026-11-28T10:00:02.000Z stop hook failed: line one line two\n')
+  })
+
+  it('a body that rejects with null or undefined is caught too (nothing escapes runHook)', async () => {
+    const { deps, proj } = await setup()
+    for (const thrown of [null, undefined]) {
+      const r = await runHook('stop', () => Promise.reject(thrown), {}, deps, () => Promise.resolve({ text: '', truncated: false, timedOut: false }), proj)
+      expect(r).toEqual({ stdout: '', notes: ['empty hook payload on stdin', `stop hook failed: ${String(thrown)}`] })
+    }
   })
 
   it('a readInput that rejects is a failure of the hook, not of the process', async () => {

@@ -47,7 +47,7 @@ export interface HookRun {
   notes: string[]
 }
 
-/** `readInput` reads the payload (the CLI: stdin, see host/stdin.ts). */
+/** `readInput` reads the payload (the CLI: stdin, see cli/stdin.ts). */
 export async function runHook(
   name: string,
   body: HookBody,
@@ -81,7 +81,7 @@ export async function runHook(
     const out = await body(ctx)
     return { stdout: out === undefined ? '' : JSON.stringify(out), notes }
   } catch (e) {
-    const message = `${name} hook failed: ${(e as Error).message ?? String(e)}`
+    const message = `${name} hook failed: ${e instanceof Error ? e.message : String(e)}`
     notes.push(message)
     await logFailure(deps, where, message)
     return { stdout: '', notes }

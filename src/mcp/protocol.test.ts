@@ -127,6 +127,13 @@ describe('requests', () => {
     expect(await answer(req(5, 'crash'))).toEqual([{ jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'internal error: disk on fire' } }])
   })
 
+  it('a handler that rejects with a string or null still gets an answer, naming what it threw', async () => {
+    for (const thrown of ['plain words', null]) {
+      const h: RpcHandler = { request: () => Promise.reject(thrown), notification: () => {} }
+      expect(await answer(req(6, 'any'), h)).toEqual([{ jsonrpc: '2.0', id: 6, error: { code: -32603, message: `internal error: ${String(thrown)}` } }])
+    }
+  })
+
   it('a result of null is sent as null, not dropped', async () => {
     const h: RpcHandler = { request: () => Promise.resolve(null), notification: () => {} }
     expect(await answer(req(1, 'x'), h)).toEqual([{ jsonrpc: '2.0', id: 1, result: null }])

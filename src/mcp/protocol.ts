@@ -63,7 +63,7 @@ async function handleMessage(msg: unknown, handler: RpcHandler): Promise<object 
     return { jsonrpc: '2.0', id, result }
   } catch (e) {
     if (e instanceof RpcError) return errorResponse(id, e.code, e.message, e.data)
-    return errorResponse(id, INTERNAL_ERROR, `internal error: ${(e as Error).message}`)
+    return errorResponse(id, INTERNAL_ERROR, `internal error: ${e instanceof Error ? e.message : String(e)}`)
   }
 }
 

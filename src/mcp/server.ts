@@ -98,7 +98,7 @@ export function serve(o: ServerOptions): Promise<void> {
       while (nl !== -1) {
         const line = buffer.slice(0, nl)
         buffer = buffer.slice(nl + 1)
-        const p = handleLine(line, handler, send).catch((e: unknown) => o.log(`mcp: ${(e as Error).message}`))
+        const p = handleLine(line, handler, send).catch((e: unknown) => o.log(`mcp: ${e instanceof Error ? e.message : String(e)}`))
         pending.add(p)
         void p.finally(() => pending.delete(p))
         nl = buffer.indexOf('\n')
@@ -108,7 +108,7 @@ export function serve(o: ServerOptions): Promise<void> {
       const last = buffer
       buffer = ''
       if (last.trim() !== '') {
-        const p = handleLine(last, handler, send)
+        const p = handleLine(last, handler, send).catch((e: unknown) => o.log(`mcp: ${e instanceof Error ? e.message : String(e)}`))
         pending.add(p)
       }
       void Promise.allSettled([...pending]).then(() => resolve())
