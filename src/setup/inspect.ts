@@ -3,8 +3,9 @@
  * `bookmark doctor` and for setup's notes). Reads only.
  */
 import { constants } from 'node:fs'
-import { access, readFile, stat } from 'node:fs/promises'
-import { delimiter, isAbsolute, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { isAbsolute } from 'node:path'
+import { isFileWith, onPath } from '../shared/which.js'
 import { HOOK_EVENTS, type HookEvent, OUR_HOOKS, shellWords } from './hooks.js'
 import { JsonParseError, membersNamed, parseJson, toValue } from './jsonedit.js'
 import { findInEvent, hooksObject } from './plan.js'
@@ -28,25 +29,12 @@ export interface SettingsInspection {
   events: Record<HookEvent, HookStatus>
 }
 
-async function isFile(p: string, mode: number): Promise<boolean> {
-  try {
-    if (!(await stat(p)).isFile()) return false
-    await access(p, mode)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** An executable: an absolute path, or a name found on PATH. */
 async function executableResolves(cmd: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (cmd === '' || cmd.includes('${')) return false
-  if (isAbsolute(cmd)) return isFile(cmd, constants.X_OK)
+  if (isAbsolute(cmd)) return isFileWith(cmd, constants.X_OK)
   if (cmd.includes('/')) return false // relative to an unknown working directory
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && (await isFile(join(dir, cmd), constants.X_OK))) return true
-  }
-  return false
+  return (await onPath(cmd, env)) !== undefined
 }
 
 async function resolves(command: string | undefined, args: string[] | undefined, env: NodeJS.ProcessEnv): Promise<boolean> {
@@ -55,7 +43,7 @@ async function resolves(command: string | undefined, args: string[] | undefined,
   const [exe, ...rest] = words
   if (exe === undefined || !(await executableResolves(exe, env))) return false
   for (const w of rest) {
-    if (/bookmark\.c?js$/.test(w) && (w.includes('${') || !isAbsolute(w) || !(await isFile(w, constants.R_OK)))) return false
+    if (/bookmark\.c?js$/.test(w) && (w.includes('${') || !isAbsolute(w) || !(await isFileWith(w, constants.R_OK)))) return false
   }
   return true
 }

@@ -11,8 +11,9 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
+import { type FakeAnthropic, type RecordedRequest, allText, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
 import { type Run, type World, claudeStatus, createWorld, installHooks, newSessionId, runBookmark, runClaude } from './harness.js'
+import { afterOk, expectScriptDone } from './script.js'
 
 const claude = claudeStatus()
 if (!claude.available) console.warn(`real-host capture-switch tests skipped: ${claude.why}`)
@@ -89,24 +90,6 @@ function sessionStartSegments(req: RecordedRequest): string[] {
   return out
 }
 
-function afterOk(next: Reply): (req: RecordedRequest) => Reply {
-  return (req) => {
-    const failed = lastToolResults(req.body!).filter((r) => r.isError)
-    if (failed.length > 0) throw new Error(`a tool call failed: ${failed.map((f) => f.text).join(' | ')}`)
-    return next
-  }
-}
-
-function expectScriptDone(since: number): void {
-  expect(
-    fake
-      .problems()
-      .filter((p) => p.seq > since)
-      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
-  ).toEqual([])
-  expect(fake.pending()).toBe(0)
-}
-
 /**
  * One session that writes `file` and says so; returns the SessionStart contexts its first request carried.
  * With `quiet`, checks that no hook added any context at all (SessionStart or UserPromptSubmit).
@@ -116,7 +99,7 @@ async function session(sessionId: string, file: string, opts: { env?: NodeJS.Pro
   const mark = fake.mark()
   const r = await runClaude(world, `Write ${file}.`, { ...(opts.resume ? { resume: sessionId } : { sessionId }), ...(opts.env ? { env: opts.env } : {}) })
   expect(r.json.result).toBe(`${file} is written.`)
-  expectScriptDone(mark)
+  expectScriptDone(fake, mark)
   expect(readFileSync(join(world.proj, file), 'utf8')).toBe(`${file}\n`)
   const [first] = fake.mainRequests(mark)
   if (opts.quiet) expect(allText(first!.body!)).not.toMatch(/hook additional context|# Bookmark/)

@@ -367,6 +367,12 @@ export function readJsonl(path: string): Line[] {
     .map((l) => JSON.parse(l) as Line)
 }
 
+/** The Stop summaries Claude Code 2.1 wrote into a session's transcript: how many hook errors (blocks) each had. */
+export function stopBlocks(world: World, sessionId: string): number[] {
+  const summaries = readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary')
+  return (summaries as { hookErrors: unknown[] }[]).map((s) => s.hookErrors.length)
+}
+
 /** The stdout our hook printed for `event`, as Claude Code recorded it (hook_success attachments), in order. */
 export function hookStdouts(lines: Line[], event: string): string[] {
   const out: string[] = []

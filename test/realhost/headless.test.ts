@@ -8,53 +8,15 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, write } from './fake-anthropic.js'
-import {
-  BOOKMARK_BIN,
-  type World,
-  claudeStatus,
-  createWorld,
-  installHooks,
-  newSessionId,
-  readJsonl,
-  runBookmark,
-  runClaude,
-  transcriptPath,
-} from './harness.js'
+import { type FakeAnthropic, allText, say, startFakeAnthropic, write } from './fake-anthropic.js'
+import { BOOKMARK_BIN, type World, claudeStatus, createWorld, installHooks, newSessionId, runBookmark, runClaude, stopBlocks } from './harness.js'
+import { afterOk, expectScriptDone } from './script.js'
 
 const claude = claudeStatus()
 if (!claude.available) console.warn(`real-host headless tests skipped: ${claude.why}`)
 
 let fake: FakeAnthropic
 let world: World
-
-/** A scripted reply that first checks the previous tool call succeeded. */
-function afterOk(next: Reply): (req: RecordedRequest) => Reply {
-  return (req) => {
-    const failed = lastToolResults(req.body!).filter((r) => r.isError)
-    if (failed.length > 0) throw new Error(`a tool call failed: ${failed.map((f) => f.text).join(' | ')}`)
-    return next
-  }
-}
-
-function expectScriptDone(since: number): void {
-  expect(
-    fake
-      .problems()
-      .filter((p) => p.seq > since)
-      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
-  ).toEqual([])
-  expect(fake.pending()).toBe(0)
-}
-
-/** The Stop summaries Claude Code wrote into the transcript: how many hook errors (blocks) each had. */
-function stopBlocks(sessionId: string): number[] {
-  return (
-    readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as {
-      hookErrors: unknown[]
-    }[]
-  ).map((s) => s.hookErrors.length)
-}
 
 function stopSnapshotFiles(sessionId: string): string[][] {
   const dir = join(world.proj, '.bookmark', 'snapshots')
@@ -88,14 +50,14 @@ describe.skipIf(!claude.available)('real host: claude -p keeps its answer (issue
 
     expect(r.json.result).toBe('The answer is 42; it is in answer.txt.')
     expect(r.json.num_turns).toBe(2)
-    expectScriptDone(mark) // no request after the answer: the Stop hook let the run end
+    expectScriptDone(fake, mark) // no request after the answer: the Stop hook let the run end
     const main = fake.mainRequests(mark)
     expect(main).toHaveLength(2)
     for (const req of main) expect(allText(req.body!)).not.toContain('write the handoff')
     expect(readFileSync(answerFile, 'utf8')).toBe('42\n')
 
     // The deterministic capture still happened at Stop; no block, so no narrative either.
-    expect(stopBlocks(sid)).toEqual([0])
+    expect(stopBlocks(world, sid)).toEqual([0])
     expect(stopSnapshotFiles(sid)).toContainEqual(['answer.txt'])
     expect(existsSync(join(world.proj, '.bookmark', 'bookmark.context.md'))).toBe(false)
     const status = JSON.parse((await runBookmark(world, ['status', '--json'])).stdout) as { narrativeBlocks: number }
@@ -114,12 +76,12 @@ describe.skipIf(!claude.available)('real host: claude -p keeps its answer (issue
     const r = await runClaude(world, 'Write two to second.txt and tell me what you wrote.', { sessionId: sid, env: { BOOKMARK_NARRATIVE_IN_HEADLESS: '1' } })
 
     expect(r.json.result).toBe('Done.') // what issue 16 is about: the answer is lost to the handoff request
-    expectScriptDone(mark)
+    expectScriptDone(fake, mark)
     expect(fake.mainRequests(mark)).toHaveLength(3)
     expect(afterBlock).toContain('Stop hook blocking error from command:')
     expect(afterBlock).toContain(`${BOOKMARK_BIN} stop`)
     expect(afterBlock).toContain('session-bookmark: before you stop, write the handoff')
-    expect(stopBlocks(sid)).toEqual([1, 0])
+    expect(stopBlocks(world, sid)).toEqual([1, 0])
     expect(stopSnapshotFiles(sid)).toContainEqual(['second.txt'])
   })
 })

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { GUARD, HOOK_EVENTS, OUR_HOOKS } from '../../src/setup/hooks.js'
-import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
+import { type FakeAnthropic, type RecordedRequest, allText, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
 import {
   BOOKMARK_BIN,
   OLD_CLAUDE_VERSION,
@@ -29,6 +29,7 @@ import {
   runClaude,
   transcriptPath,
 } from './harness.js'
+import { afterOk, expectScriptDone } from './script.js'
 
 const claude = ensureClaude(OLD_CLAUDE_VERSION)
 if (!claude.available) console.warn(`real-host tests on Claude Code ${OLD_CLAUDE_VERSION} skipped: ${claude.why}`)
@@ -76,25 +77,6 @@ function sessionStartSegments(req: RecordedRequest): string[] {
     for (const match of textOf(m.content).matchAll(/SessionStart hook additional context: ([\s\S]*?)\n<\/system-reminder>/g)) out.push(match[1]!)
   }
   return out
-}
-
-/** A scripted reply that first checks the previous tool calls succeeded. */
-function afterOk(next: Reply | ((req: RecordedRequest) => Reply)): (req: RecordedRequest) => Reply {
-  return (req) => {
-    const failed = lastToolResults(req.body!).filter((r) => r.isError)
-    if (failed.length > 0) throw new Error(`a tool call failed: ${failed.map((f) => f.text).join(' | ')}`)
-    return typeof next === 'function' ? next(req) : next
-  }
-}
-
-function expectScriptDone(fake: FakeAnthropic, since: number): void {
-  expect(
-    fake
-      .problems()
-      .filter((p) => p.seq > since)
-      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
-  ).toEqual([])
-  expect(fake.pending()).toBe(0)
 }
 
 function errorsLogs(world: World): string {

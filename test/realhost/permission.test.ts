@@ -7,18 +7,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  type FakeAnthropic,
-  type RecordedRequest,
-  type Reply,
-  type ToolResult,
-  allText,
-  lastToolResults,
-  say,
-  startFakeAnthropic,
-  write,
-} from './fake-anthropic.js'
-import { type World, claudeStatus, createWorld, installHooks, newSessionId, readJsonl, runBookmark, runClaude, transcriptPath } from './harness.js'
+import { type FakeAnthropic, type ToolResult, allText, lastToolResults, say, startFakeAnthropic, write } from './fake-anthropic.js'
+import { type World, claudeStatus, createWorld, installHooks, newSessionId, runBookmark, runClaude, stopBlocks } from './harness.js'
+import { afterOk, expectScriptDone } from './script.js'
 
 const claude = claudeStatus()
 if (!claude.available) console.warn(`real-host permission tests skipped: ${claude.why}`)
@@ -32,32 +23,6 @@ interface Settings {
   permissions?: { allow?: string[] }
 }
 const readSettings = (): Settings => JSON.parse(readFileSync(world.settingsPath, 'utf8')) as Settings
-
-function afterOk(next: Reply): (req: RecordedRequest) => Reply {
-  return (req) => {
-    const failed = lastToolResults(req.body!).filter((r) => r.isError)
-    if (failed.length > 0) throw new Error(`a tool call failed: ${failed.map((f) => f.text).join(' | ')}`)
-    return next
-  }
-}
-
-function expectScriptDone(since: number): void {
-  expect(
-    fake
-      .problems()
-      .filter((p) => p.seq > since)
-      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
-  ).toEqual([])
-  expect(fake.pending()).toBe(0)
-}
-
-function stopBlocks(sessionId: string): number[] {
-  return (
-    readJsonl(transcriptPath(world, world.proj, sessionId)).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary') as {
-      hookErrors: unknown[]
-    }[]
-  ).map((s) => s.hookErrors.length)
-}
 
 interface Denial {
   tool_name: string
@@ -101,7 +66,7 @@ async function sessionWithHandoff(
     extraArgs: ['--allowedTools', `Edit(/${join(world.proj, 'src')}/**)`],
   })
   expect(r.json.result).toBe('Handoff step done.')
-  expectScriptDone(mark)
+  expectScriptDone(fake, mark)
   return { denials: (r.json.permission_denials ?? []) as Denial[], handoffPath, handoff, handoffResult, sid, mark }
 }
 
@@ -127,7 +92,7 @@ describe.skipIf(!claude.available)('real host: the handoff write in the default 
     expect(s.denials).toEqual([])
     expect(s.handoffResult?.isError).toBe(false)
     expect(readFileSync(s.handoffPath, 'utf8')).toBe(s.handoff)
-    expect(stopBlocks(s.sid)).toEqual([1, 0])
+    expect(stopBlocks(world, s.sid)).toEqual([1, 0])
     expect(readFileSync(join(world.proj, 'src', 'a.ts'), 'utf8')).toContain('export const ats')
   })
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { stateDir } from '../helpers/narrative.js'
-import { type FakeAnthropic, type RecordedRequest, type Reply, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
+import { type FakeAnthropic, type RecordedRequest, allText, lastToolResults, say, startFakeAnthropic, textOf, write } from './fake-anthropic.js'
 import {
   BOOKMARK_BIN,
   type World,
@@ -28,6 +28,7 @@ import {
   transcriptPath,
   uninstallHooks,
 } from './harness.js'
+import { afterOk, expectScriptDone } from './script.js'
 
 const claude = claudeStatus()
 if (!claude.available) console.warn(`real-host tests skipped: ${claude.why}`)
@@ -64,15 +65,6 @@ let settingsBefore: Buffer
 let sid1: string
 let narrative: string
 const snapshotsDir = (): string => join(world.proj, '.bookmark', 'snapshots')
-
-/** A scripted reply that first checks the previous tool calls succeeded (else the fake answers 500 and the run fails). */
-function afterOk(next: Reply | ((req: RecordedRequest) => Reply)): (req: RecordedRequest) => Reply {
-  return (req) => {
-    const failed = lastToolResults(req.body!).filter((r) => r.isError)
-    if (failed.length > 0) throw new Error(`a tool call failed: ${failed.map((f) => f.text).join(' | ')}`)
-    return typeof next === 'function' ? next(req) : next
-  }
-}
 
 interface SnapshotJson {
   id: string
@@ -131,16 +123,6 @@ function hookFailures(cwd: string, sessionId: string): string[] {
 let scenario1Done = false
 const needScenario1 = (): void => {
   if (!scenario1Done) throw new Error('scenario 1 did not complete: this scenario builds on it')
-}
-
-function expectScriptDone(since: number): void {
-  expect(
-    fake
-      .problems()
-      .filter((p) => p.seq > since)
-      .map((p) => `${p.seq} ${p.kind} ${p.failure ?? (p.unscripted ? 'unscripted request' : `status ${p.status}`)}`),
-  ).toEqual([])
-  expect(fake.pending()).toBe(0)
 }
 
 describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hooks against a fake API on 127.0.0.1', { timeout: 120_000 }, () => {
@@ -248,7 +230,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     const r = await runClaude(world, FIRST_PROMPT, { sessionId: sid1, env: TASK_TOOLS_ENV })
     expect(r.json.session_id).toBe(sid1)
     expect(r.json.result).toBe('Handoff written.')
-    expectScriptDone(mark) // the second Stop (stop_hook_active) let the session end: no request after "Handoff written."
+    expectScriptDone(fake, mark) // the second Stop (stop_hook_active) let the session end: no request after "Handoff written."
 
     // The request after the block carries our reason, with the identity header for this repository.
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.proj, encoding: 'utf8' }).trim()
@@ -310,7 +292,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     fake.script(say('We were adding greet(); next is non-ASCII names.'))
     const mark = fake.mark()
     await runClaude(world, 'Where did we leave off?', { sessionId: sid2 })
-    expectScriptDone(mark)
+    expectScriptDone(fake, mark)
     const [first, ...rest] = fake.mainRequests(mark)
     expect(rest).toHaveLength(0) // no work, no block
 
@@ -362,7 +344,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     fake.script(say('Continuing with the non-ASCII names task.'))
     const mark2 = fake.mark()
     await runClaude(world, 'continue', { resume: sid1, env: TASK_TOOLS_ENV })
-    expectScriptDone(mark2)
+    expectScriptDone(fake, mark2)
     const after = fake.mainRequests(mark2)
     expect(after).toHaveLength(1)
     const body = allText(after[0]!.body!)
@@ -378,7 +360,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     fake.script(say('Picking up the greeting project.'))
     const mark = fake.mark()
     await runClaude(world, 'What was I doing?', { sessionId: sid4, cwd: world.home })
-    expectScriptDone(mark)
+    expectScriptDone(fake, mark)
     const [first] = fake.mainRequests(mark)
     const ctx = sessionStartContexts(world.home, sid4)
     expect(ctx).toHaveLength(1)
@@ -470,7 +452,7 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     fake.script(say('ok'))
     const mark = fake.mark()
     await runClaude(world, 'Anything left to do here?', { sessionId: sid5 })
-    expectScriptDone(mark)
+    expectScriptDone(fake, mark)
     expect(sessionStartSegments(fake.mainRequests(mark)[0]!)).toEqual([])
     expect(snapshots().length).toBe(before)
   })

@@ -3,9 +3,7 @@
  * doctor runs the hooks the way that version would. Never throws: unknown is undefined.
  */
 import { execFile } from 'node:child_process'
-import { constants } from 'node:fs'
-import { access, stat } from 'node:fs/promises'
-import { delimiter, join } from 'node:path'
+import { onPath } from '../../shared/which.js'
 
 export type Version = [number, number, number]
 
@@ -28,22 +26,6 @@ export function parseVersion(text: string): Version | undefined {
 export function atLeast(v: Version, min: Version): boolean {
   for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i]! > min[i]!
   return true
-}
-
-async function onPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue
-    const p = join(dir, name)
-    try {
-      if ((await stat(p)).isFile()) {
-        await access(p, constants.X_OK)
-        return p
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined
 }
 
 /** `claude --version` of the claude on PATH (10 s at most), or undefined when there is none or it does not answer. */
