@@ -5,6 +5,7 @@
  * Counted where git is read: every read of a `.git/HEAD` file goes through shared/fsp.ts's readFile; and the
  * project root is looked for once.
  */
+import { claudeHost } from '../src/hosts/claude/host.js'
 import { readdir, writeFile } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -56,7 +57,15 @@ describe('git reads in one hook run', () => {
       ]),
     )
     const payload = { session_id: SID, transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: false }
-    const run = await runHook('stop', stopHook, {}, deps, async () => ({ text: JSON.stringify(payload), timedOut: false, truncated: false }), project)
+    const run = await runHook(
+      claudeHost,
+      'stop',
+      stopHook,
+      {},
+      deps,
+      async () => ({ text: JSON.stringify(payload), timedOut: false, truncated: false }),
+      project,
+    )
 
     expect(run.notes).toEqual([])
     const out = JSON.parse(run.stdout) as { decision: string; reason: string }

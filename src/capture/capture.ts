@@ -18,6 +18,7 @@ import { keptLength, sameBytes } from '../transcript/fingerprint.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
 import { CaptureError } from '../shared/errors.js'
+import { claudeHost } from '../hosts/claude/host.js'
 import { type CaptureRequest, type CaptureResult, FORCED } from './types.js'
 
 export type { CaptureRequest, CaptureResult, CaptureTarget } from './types.js'
@@ -42,9 +43,9 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   const cwd = resolve(req.cwd)
   let transcript = req.transcript
   let sessionId = req.sessionId
+  const host = req.host ?? claudeHost
   if (!transcript) {
-    const { discoverTranscript } = await import('../hosts/claude/transcripts.js')
-    const found = await discoverTranscript(cwd, sessionId, deps.env)
+    const found = await host.findTranscript(cwd, sessionId, deps.env)
     transcript = found.path
     sessionId = found.sessionId
     if (found.note) notes.push(found.note)
@@ -56,7 +57,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
     if (!file.isFile()) throw new CaptureError(`transcript ${transcript} is not a file`)
   } catch (e) {
     if (e instanceof CaptureError) throw e
-    throw new CaptureError(`transcript not found: ${transcript} (expected a Claude Code session .jsonl file)`)
+    throw new CaptureError(`transcript not found: ${transcript} (expected a ${host.name} session .jsonl file)`)
   }
   const sid = sessionId && sessionId.trim() !== '' ? sessionId : sessionIdFromPath(transcript)
 
@@ -72,7 +73,7 @@ export async function capture(req: CaptureRequest, deps: Deps): Promise<CaptureR
   if (unchanged) return unchanged
   // Only a capture that reads something loads the writers and the extraction code.
   const [{ saveCapture }, { ProjectStore }] = await Promise.all([import('./save.js'), import('../store/store.js')])
-  return saveCapture({ req, transcript, sid, project, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
+  return saveCapture({ req, host, transcript, sid, project, store: new ProjectStore(root, storeOptions(deps)), notes }, deps)
 }
 
 /**

@@ -42,6 +42,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     // What the stored state holds was redacted when it was written: its strings are not redacted again.
     const known = prevState ? knownRedacted(prevState) : undefined
     const scanned = await scan({
+      host: target.host.id,
       transcript,
       cursor: previous?.cursor,
       state: prevState ? reviveState(prevState) : undefined,

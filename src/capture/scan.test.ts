@@ -30,7 +30,7 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
     expect(files.length).toBeGreaterThan(20)
     for (const name of files) {
       const path = claudePath(name)
-      const input: ScanInput = { transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: (await firstCwd(path)) ?? '/' } }
+      const input: ScanInput = { host: 'claude', transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: (await firstCwd(path)) ?? '/' } }
       expect(plain(await inWorker(input)), name).toEqual(plain(await scanHere(input)))
     }
   })
@@ -38,24 +38,24 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
   it.skipIf(!CORPUS_PRESENT)('continues a state from a cursor as this thread does, and starts again when the cursor does not fit', async () => {
     const path = claudePath('cc-2.1.17-long-compact2-askuser-f4237e82.jsonl')
     const ctx = { projectRoot: (await firstCwd(path)) ?? '/' }
-    const first = await scanHere({ transcript: path, cursor: undefined, state: undefined, ctx })
+    const first = await scanHere({ host: 'claude', transcript: path, cursor: undefined, state: undefined, ctx })
     // Half the file as a transcript of its own, then the whole file read on from its cursor.
     const half = join(tmp, 'half.jsonl')
     const text = readFileSync(path, 'utf8')
     writeFileSync(half, text.slice(0, text.indexOf('\n', text.length / 2) + 1))
-    const head = await scanHere({ transcript: half, cursor: undefined, state: undefined, ctx })
+    const head = await scanHere({ host: 'claude', transcript: half, cursor: undefined, state: undefined, ctx })
     const whole = join(tmp, 'whole.jsonl')
     writeFileSync(whole, text)
     const fresh = () => JSON.parse(JSON.stringify(head.state)) as Scan['state']
-    const resumed = await inWorker({ transcript: whole, cursor: head.stats.cursor, state: fresh(), ctx })
-    expect(plain(resumed)).toEqual(plain(await scanHere({ transcript: whole, cursor: head.stats.cursor, state: fresh(), ctx })))
+    const resumed = await inWorker({ host: 'claude', transcript: whole, cursor: head.stats.cursor, state: fresh(), ctx })
+    expect(plain(resumed)).toEqual(plain(await scanHere({ host: 'claude', transcript: whole, cursor: head.stats.cursor, state: fresh(), ctx })))
     expect(resumed.stats.restarted).toBe(false)
     expect(JSON.stringify(resumed.state)).toBe(JSON.stringify(first.state))
     // A cursor past the end: read again from the start, in both.
     const past = { ...head.stats.cursor, offset: text.length * 2 }
-    const restarted = await inWorker({ transcript: half, cursor: past, state: fresh(), ctx })
+    const restarted = await inWorker({ host: 'claude', transcript: half, cursor: past, state: fresh(), ctx })
     expect(restarted.stats.restarted).toBe(true)
-    expect(plain(restarted)).toEqual(plain(await scanHere({ transcript: half, cursor: past, state: fresh(), ctx })))
+    expect(plain(restarted)).toEqual(plain(await scanHere({ host: 'claude', transcript: half, cursor: past, state: fresh(), ctx })))
   })
 
   it('gives back its dictionaries without a prototype, as a scan on this thread does', async () => {
@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
         message: { id: 'm', model: 'constructor', content: [{ type: 'tool_use', id: 't', name: 'toString', input: {} }] },
       }),
     )
-    const s = await inWorker({ transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } })
+    const s = await inWorker({ host: 'claude', transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } })
     expect(Object.getPrototypeOf(s.state.models)).toBeNull()
     expect(Object.getPrototypeOf(s.state.tools)).toBeNull()
     expect(s.state.models.constructor).toBe(1)
@@ -78,7 +78,7 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
   })
 
   it('rejects with the error of a missing transcript, as this thread does', async () => {
-    const input: ScanInput = { transcript: join(tmp, 'missing.jsonl'), cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } }
+    const input: ScanInput = { host: 'claude', transcript: join(tmp, 'missing.jsonl'), cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } }
     await expect(scanHere(input)).rejects.toMatchObject({ code: 'ENOENT' })
     await expect(scanInWorker(input)).rejects.toMatchObject({ code: 'ENOENT', message: expect.stringContaining('missing.jsonl') })
   })
@@ -86,7 +86,7 @@ describe.skipIf(!existsSync(WORKER))('scan in a worker thread', () => {
   it('gives the same scan whichever side of the threshold a read falls', async () => {
     const path = join(tmp, 'small.jsonl')
     writeFileSync(path, `${JSON.stringify({ type: 'user', uuid: 'u', message: { role: 'user', content: 'hello' } })}\n`)
-    const input: ScanInput = { transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } }
+    const input: ScanInput = { host: 'claude', transcript: path, cursor: undefined, state: undefined, ctx: { projectRoot: '/p' } }
     expect(plain(await scan(input, 0))).toEqual(plain(await scan(input)))
   })
 })

@@ -18,6 +18,8 @@ import type { ExtractContext } from '../extract/extract.js'
 import { type ExtractState, type RunDelta, reviveState } from '../extract/model.js'
 import { workerThreads } from '../shared/builtin.js'
 import { stat } from '../shared/fsp.js'
+import { hostOf } from '../hosts/index.js'
+import type { HostId } from '../hosts/host.js'
 import { type ReadStats, type TranscriptCursor, readTranscript } from '../transcript/read.js'
 
 export interface Scan {
@@ -28,6 +30,8 @@ export interface Scan {
 }
 
 export interface ScanInput {
+  /** Whose transcript it is: how its lines read. An id, not the host, so that it crosses to the worker. */
+  host: HostId
   transcript: string
   cursor: TranscriptCursor | undefined
   /** The state to continue; undefined for a fresh one. */
@@ -42,7 +46,7 @@ export const WORKER_BYTES = 64 * 1024 * 1024
 export async function scanHere(input: ScanInput): Promise<Scan> {
   let state = input.state ?? createState()
   let delta = createDelta()
-  const stats = await readTranscript(input.transcript, input.cursor, (entry) => applyEntry(state, entry, input.ctx, delta), {
+  const stats = await readTranscript(input.transcript, input.cursor, hostOf(input.host).parseLine, (entry) => applyEntry(state, entry, input.ctx, delta), {
     onRestart: () => {
       state = createState()
       delta = createDelta()

@@ -3,6 +3,7 @@
  * anything to read, and save.ts, which reads, folds and writes.
  */
 import type { ExtractState } from '../extract/model.js'
+import type { Host } from '../hosts/host.js'
 import type { WorkClock } from '../narrative/freshness.js'
 import type { Snapshot, Trigger } from '../snapshot/model.js'
 import type { Project } from '../repo/project.js'
@@ -10,6 +11,8 @@ import type { ProjectStore } from '../store/store.js'
 import type { ReadStats } from '../transcript/read.js'
 
 export interface CaptureRequest {
+  /** Whose session it is; the commands and MCP read Claude Code's when they do not say. */
+  host?: Host
   cwd: string
   transcript?: string
   sessionId?: string
@@ -41,6 +44,7 @@ export interface CaptureResult {
 /** The parts of a capture every path shares: which transcript, which session, which project and store. */
 export interface CaptureTarget {
   req: CaptureRequest
+  host: Host
   transcript: string
   sid: string
   project: Project

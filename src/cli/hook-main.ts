@@ -4,6 +4,7 @@
  * hook commands (program.ts): notes on stderr, at most one JSON object on stdout, always exit 0.
  * Output goes straight to file descriptors 1 and 2 (no stream objects to build, nothing left to flush).
  */
+import { claudeHost } from '../hosts/claude/host.js'
 import { writeSync } from 'node:fs'
 import type { HookName } from '../hooks/names.js'
 import { type HookBody, runHook } from '../hooks/run.js'
@@ -27,7 +28,7 @@ function writeAll(fd: number, text: string): void {
 export async function runInstalledHook(name: HookName, body: HookBody): Promise<void> {
   const log = (m: string): void => writeAll(2, `bookmark: ${m}\n`)
   try {
-    const run = await runHook(name, body, {}, defaultDeps(process.env, log), () => readStdin(), process.cwd())
+    const run = await runHook(claudeHost, name, body, {}, defaultDeps(process.env, log), () => readStdin(), process.cwd())
     for (const note of run.notes) log(note)
     if (run.stdout !== '') writeAll(1, `${run.stdout}\n`)
   } catch (e) {

@@ -2,6 +2,7 @@
  * The command table of contents. Each action returns what to print; main.ts prints it and decides the
  * exit code.
  */
+import { claudeHost } from '../hosts/claude/host.js'
 import type { Readable } from 'node:stream'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { HOOKS, hookBody } from '../hooks/names.js'
@@ -241,7 +242,7 @@ export function buildProgram(io: Io): Command {
       .option('--session-id <id>', 'the session id (overrides the payload)')
       .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string }) => {
         io.hookRan = true
-        const run = await runHook(hook.name, hookBody(hook.name), opts, io.deps, () => readStdin(), io.cwd)
+        const run = await runHook(claudeHost, hook.name, hookBody(hook.name), opts, io.deps, () => readStdin(), io.cwd)
         for (const note of run.notes) io.deps.log(note)
         if (run.stdout !== '') io.out(run.stdout)
       })

@@ -2,6 +2,7 @@
  * `bookmark demo`: the whole capture on the sample session that ships with the package, in a fresh
  * temporary project with its own bookmark home. Touches nothing of the user's.
  */
+import { claudeHost } from '../hosts/claude/host.js'
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -60,7 +61,8 @@ export async function runDemo(deps: Deps, template = DEMO_TEMPLATE): Promise<Dem
   await writeFile(handoffPath, `${renderIdentity(request.identity)}${await readFile(DEMO_HANDOFF, 'utf8')}`, { mode: 0o600 })
   const handoffAsked = stopBlockReason(request).split('\n')[0] ?? ''
   const ctx = await hookContext(
-    { session_id: 'demo-next-session', cwd: projectRoot, hook_event_name: 'SessionStart', source: 'startup' },
+    claudeHost,
+    { sessionId: 'demo-next-session', cwd: projectRoot, eventName: 'SessionStart', source: 'startup' },
     {},
     demoDeps,
     projectRoot,

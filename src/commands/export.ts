@@ -4,6 +4,7 @@
  * facts it does not state) under its own title, without the restore's budget unless one is asked for, so
  * there is one renderer of a handoff, not two that drift apart. Read-only; the CLI writes `--out`.
  */
+import { claudeHost } from '../hosts/claude/host.js'
 import { basename, dirname, resolve } from 'node:path'
 import { usableNarrative } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
@@ -34,7 +35,7 @@ export const EXPORT_TITLE = 'Bookmark handoff of'
  * without it nothing is dropped for length. Throws InputError (one line) when there is nothing to export.
  */
 export async function exportHandoff(cwd: string, deps: Deps, budget?: number): Promise<Exported> {
-  const ctx = await hookContext({ cwd, source: 'startup', hook_event_name: 'SessionStart' }, {}, deps, cwd)
+  const ctx = await hookContext(claudeHost, { cwd, source: 'startup', eventName: 'SessionStart' }, {}, deps, cwd)
   const root = ctx.cfg.projectRoot
   if (ctx.homeScope) throw new InputError(`${root} is not a project folder (a home folder or /): run \`bookmark export --cwd DIR\` with the project's folder`)
   // Only what this user's bookmark sealed is read (StoreReader verifies every file it returns).

@@ -5,7 +5,6 @@
  * is at the keyboard, or narrativeInHeadless opts in).
  */
 import { resolve } from 'node:path'
-import { isHeadless } from '../hosts/claude/payload.js'
 import { type WorkClock, isFuture, mayAskForNarrative } from '../narrative/freshness.js'
 import { StoreReader } from '../store/reader.js'
 import { contextWindowFor, latestUsage } from '../transcript/tail.js'
@@ -18,8 +17,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let transcript = ctx.transcript
   let sessionId = ctx.sessionId
   if (!transcript) {
-    const { discoverTranscript } = await import('../hosts/claude/transcripts.js')
-    const found = await discoverTranscript(resolve(ctx.cwd), sessionId, ctx.deps.env)
+    const found = await ctx.host.findTranscript(resolve(ctx.cwd), sessionId, ctx.deps.env)
     transcript = found.path
     sessionId = found.sessionId
   }
@@ -42,7 +40,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   let work: WorkClock | undefined
   if (due) {
     const { capture } = await import('../capture/capture.js')
-    const result = await capture({ cwd: ctx.cwd, project: ctx.project, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
+    const result = await capture({ host: ctx.host, cwd: ctx.cwd, project: ctx.project, transcript, sessionId: sid, trigger: 'interval' }, ctx.deps)
     work = result.work
     if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result)
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
@@ -54,7 +52,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   const ratio = usage.tokens / window
   if (ratio < config.contextThreshold) return undefined
   // The note would make the model write the handoff in a scripted run instead of answering (issue 16).
-  if (!mayAskForNarrative(isHeadless(ctx.deps.env), config.narrativeInHeadless === 1)) return undefined
+  if (!mayAskForNarrative(ctx.host.headless(ctx.deps.env), config.narrativeInHeadless === 1)) return undefined
   // Once per filling of the context: re-armed by a compaction.
   const warned = hooks.contextWarnedAt !== undefined && (hooks.lastCompactAt === undefined || hooks.contextWarnedAt > hooks.lastCompactAt)
   if (warned) return undefined
@@ -66,5 +64,5 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.project, ctx.deps.bookmarkHome, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
-  return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: contextRefreshNote(request, Math.round(ratio * 100)) } }
+  return ctx.host.inject('check', contextRefreshNote(request, Math.round(ratio * 100)))
 }

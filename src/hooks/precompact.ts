@@ -13,6 +13,7 @@ export async function precompactHook(ctx: HookContext): Promise<undefined> {
   const { config } = ctx.cfg.resolved
   const result = await capture(
     {
+      host: ctx.host,
       cwd: ctx.cwd,
       project: ctx.project,
       trigger: 'pre_compact',

@@ -24,6 +24,7 @@ import { stateOf } from '../store/state.js'
 import { type Stamp, fileStamp } from '../store/fs.js'
 import { type BaseKey, baseKey, recall } from './remembered.js'
 import type { HookContext } from './run.js'
+import type { Host } from '../hosts/host.js'
 
 export const PREPARED_VERSION = 1
 
@@ -64,7 +65,7 @@ function isStartup(source: string | undefined): boolean {
 
 /** The prepared answer when it still holds; undefined when the restore must be computed. */
 export async function preparedRestore(ctx: HookContext): Promise<PreparedRestore | undefined> {
-  if (ctx.homeScope || !isStartup(ctx.payload.source)) return undefined
+  if (ctx.homeScope || !isStartup(ctx.event.source)) return undefined
   const key = await restoreKey(ctx.project, ctx.cfg.resolved.config)
   // Without an index there is nothing to restore from.
   if (key.index === null) return undefined
@@ -85,7 +86,8 @@ export async function preparedTextOf(bookmarkHome: string, id: string, now: Date
   return r.ok && r.value.value.text !== null && now.getTime() < r.value.value.validUntil ? r.value.value.text : undefined
 }
 
-export function wrapRestore(text: string | null | undefined): unknown | undefined {
+/** The host's answer that injects `text` at session start; nothing for no text. */
+export function wrapRestore(host: Host, text: string | null | undefined): unknown | undefined {
   if (text === undefined || text === null || text.trim() === '') return undefined
-  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } }
+  return host.inject('restore', text)
 }

@@ -88,7 +88,7 @@ async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Sn
 export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
   const text = await restoreText(ctx)
   // The narrative was written by the model, not by our store: redact before it reaches the context.
-  return wrapRestore(text === undefined ? undefined : cutToBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+  return wrapRestore(ctx.host, text === undefined ? undefined : cutToBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
 }
 
 /**
@@ -118,7 +118,7 @@ async function prepareRestore(ctx: HookContext, project: Project, written?: Snap
 
 /** The text a new session receives for `source` (undefined: nothing). Shared with MCP and the demo. */
 export async function restoreText(ctx: HookContext): Promise<string | undefined> {
-  const source = ctx.payload.source ?? 'startup'
+  const source = ctx.event.source ?? 'startup'
   if (ctx.homeScope) return restoreFromHome(ctx)
   const { project } = ctx
   const store = new StoreReader(project.root, ctx.deps.bookmarkHome)

@@ -1,3 +1,4 @@
+import { claudeHost } from '../hosts/claude/host.js'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -23,7 +24,7 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
       seen.push(ctx)
       return Promise.resolve(out)
     }
-  const run = (b: HookBody, text: string, flags: HookFlags = {}, more: Partial<StdinResult> = {}) => runHook('stop', b, flags, deps, input(text, more), proj)
+  const run = (b: HookBody, text: string, flags: HookFlags = {}, more: Partial<StdinResult> = {}) => runHook(claudeHost, 'stop', b, flags, deps, input(text, more), proj)
   return { deps, proj, seen, body, run }
 }
 
@@ -49,8 +50,7 @@ describe('runHook: BOOKMARK_DISABLE', () => {
     const { deps, proj } = await setup({ BOOKMARK_DISABLE: v })
     let read = 0
     let ran = 0
-    const r = await runHook(
-      'stop',
+    const r = await runHook(claudeHost, 'stop',
       () => {
         ran++
         return Promise.resolve({ decision: 'block' })
@@ -105,12 +105,13 @@ describe('runHook: the HookRun it returns', () => {
     expect(await run(body(undefined), '{}')).toEqual({ stdout: '', notes: [] })
   })
 
-  it('the body gets the payload, cwd, session, transcript, home scope, the clock and a project', async () => {
+  it('the body gets the host, its event, cwd, session, transcript, home scope, the clock and a project', async () => {
     const { run, body, seen, proj } = await setup()
     const payload = { session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: proj, hook_event_name: 'Stop', stop_hook_active: true, extra: 1 }
     await run(body(undefined), JSON.stringify(payload))
     const ctx = seen[0]!
-    expect(ctx.payload).toEqual({ session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: proj, hook_event_name: 'Stop', stop_hook_active: true })
+    expect(ctx.event).toEqual({ sessionId: 'abc', transcript: '/t/abc.jsonl', cwd: proj, eventName: 'Stop', stopHookActive: true })
+    expect(ctx.host.id).toBe('claude')
     expect([ctx.cwd, ctx.sessionId, ctx.transcript, ctx.homeScope]).toEqual([proj, 'abc', '/t/abc.jsonl', false])
     expect(ctx.cfg.projectRoot).toBe(proj)
     // testDeps' clock starts at 10:00:00 and steps 1 s per call
@@ -148,7 +149,7 @@ describe('runHook: the HookRun it returns', () => {
     const t1 = Date.now()
     expect(seen[0]!.deps.lockDeadline).toBeGreaterThanOrEqual(t0 + HOOK_LOCK_BUDGET_MS)
     expect(seen[0]!.deps.lockDeadline).toBeLessThanOrEqual(t1 + HOOK_LOCK_BUDGET_MS)
-    await runHook('stop', body(undefined), {}, { ...deps, lockDeadline: 42 }, input('{}'), proj)
+    await runHook(claudeHost, 'stop', body(undefined), {}, { ...deps, lockDeadline: 42 }, input('{}'), proj)
     expect(seen[1]!.deps.lockDeadline).toBe(42)
   })
 })
@@ -164,7 +165,7 @@ describe('runHook: stdin', () => {
     const inside = await run(body(undefined), '{"a": 1, x}')
     expect(inside.notes).toEqual(['hook payload is not JSON (11 characters; invalid at character 10)'])
     expect([...inside.notes, ...(await run(body(undefined), text)).notes].join(' ')).not.toContain('sk-ant')
-    expect(seen[0]!.payload).toEqual({})
+    expect(seen[0]!.event).toEqual({})
     expect(seen[0]!.cwd).toBe(proj)
   })
 
@@ -173,7 +174,7 @@ describe('runHook: stdin', () => {
     const text = `{"session_id": "s9", "cwd": ${JSON.stringify(proj)}, "transcript_path": "/x/s9.jsonl"`
     const r = await run(body(undefined), text)
     expect(r.notes).toEqual([`hook payload is not JSON (${text.length} characters; it ends before its JSON does)`])
-    expect(seen[0]!.payload).toEqual({ session_id: 's9', cwd: proj, transcript_path: '/x/s9.jsonl' })
+    expect(seen[0]!.event).toEqual({ sessionId: 's9', cwd: proj, transcript: '/x/s9.jsonl' })
     expect(seen[0]!.sessionId).toBe('s9')
   })
 
@@ -222,7 +223,7 @@ describe('runHook: stdin', () => {
 describe('runHook: failures never escape', () => {
   it('a body that throws: nothing on stdout, one note naming the hook', async () => {
     const { deps, proj } = await setup()
-    const r = await runHook('precompact', () => Promise.reject(new Error('disk full')), {}, deps, input('{}'), proj)
+    const r = await runHook(claudeHost, 'precompact', () => Promise.reject(new Error('disk full')), {}, deps, input('{}'), proj)
     expect(r).toEqual({ stdout: '', notes: ['precompact hook failed: disk full'] })
     // no store yet: the failure is not logged into a folder made for it
     expect(existsSync(deps.bookmarkHome)).toBe(false)
@@ -247,7 +248,7 @@ describe('runHook: failures never escape', () => {
   it('a failure is appended to the home errors.log when the bookmark home exists, whitespace folded', async () => {
     const { deps, proj } = await setup()
     mkdirSync(deps.bookmarkHome, { recursive: true })
-    const r = await runHook('stop', () => Promise.reject(new Error('line one\n  line two')), {}, deps, input('{}'), proj)
+    const r = await runHook(claudeHost, 'stop', () => Promise.reject(new Error('line one\n  line two')), {}, deps, input('{}'), proj)
     expect(r).toEqual({ stdout: '', notes: ['stop hook failed: line one\n  line two'] })
     // testDeps' clock: 10:00:01 for the context, 10:00:02 for the log line
     expect(readFileSync(join(deps.bookmarkHome, 'errors.log'), 'utf8')).toBe('2026-11-28T10:00:02.000Z stop hook failed: line one line two\n')
@@ -256,14 +257,14 @@ describe('runHook: failures never escape', () => {
   it('a body that rejects with null or undefined is caught too (nothing escapes runHook)', async () => {
     const { deps, proj } = await setup()
     for (const thrown of [null, undefined]) {
-      const r = await runHook('stop', () => Promise.reject(thrown), {}, deps, () => Promise.resolve({ text: '', truncated: false, timedOut: false }), proj)
+      const r = await runHook(claudeHost, 'stop', () => Promise.reject(thrown), {}, deps, () => Promise.resolve({ text: '', truncated: false, timedOut: false }), proj)
       expect(r).toEqual({ stdout: '', notes: ['empty hook payload on stdin', `stop hook failed: ${String(thrown)}`] })
     }
   })
 
   it('a readInput that rejects is a failure of the hook, not of the process', async () => {
     const { deps, proj } = await setup()
-    const r = await runHook('check', body0, {}, deps, () => Promise.reject(new Error('EIO: i/o error, read')), proj)
+    const r = await runHook(claudeHost, 'check', body0, {}, deps, () => Promise.reject(new Error('EIO: i/o error, read')), proj)
     expect(r).toEqual({ stdout: '', notes: ['check hook failed: EIO: i/o error, read'] })
   })
 

@@ -3,7 +3,7 @@
  * flags, run the hook, and turn any failure into a logged note. A hook always succeeds towards the host.
  */
 import { resolve } from 'node:path'
-import { type HookPayload, parsePayload } from '../hosts/claude/payload.js'
+import type { Host, HostEvent } from '../hosts/host.js'
 import type { StdinResult } from '../cli/stdin.js'
 import { captureOff } from '../config/resolve.js'
 import { parseValue } from '../config/keys.js'
@@ -21,7 +21,9 @@ export interface HookFlags {
 }
 
 export interface HookContext {
-  payload: HookPayload
+  /** Who runs the hook: how its payload read and how an answer must look. */
+  host: Host
+  event: HostEvent
   cwd: string
   transcript?: string
   sessionId?: string
@@ -49,6 +51,7 @@ export interface HookRun {
 
 /** `readInput` reads the payload (the CLI: stdin, see cli/stdin.ts). */
 export async function runHook(
+  host: Host,
   name: string,
   body: HookBody,
   flags: HookFlags,
@@ -65,9 +68,9 @@ export async function runHook(
   try {
     const input = await readInput()
     if (input.timedOut) notes.push('stdin stayed open with no end: went on without waiting')
-    const { payload, notes: payloadNotes } = parsePayload(input.text, input.truncated)
+    const { event, notes: payloadNotes } = host.readPayload(input.text, input.truncated)
     notes.push(...payloadNotes.filter((n) => !(n.startsWith('empty hook payload') && (flags.transcript || flags.cwd))))
-    const ctx = await hookContext(payload, flags, deps, fallbackCwd)
+    const ctx = await hookContext(host, event, flags, deps, fallbackCwd)
     // Switched off (`bookmark off`, globally, or this session): silent, nothing written, not even a note.
     if (captureOff(ctx.cfg.resolved, ctx.sessionId ?? sessionOfTranscript(ctx.transcript)) !== undefined) return { stdout: '', notes: [] }
     if (!(await isDirectory(ctx.cwd))) {
@@ -101,14 +104,15 @@ function sessionOfTranscript(transcript: string | undefined): string | undefined
   return transcript?.replace(/^.*[\\/]/, '').replace(/\.jsonl$/i, '') || undefined
 }
 
-/** The context a hook body runs in, from a payload and the flags (also used by the demo and MCP). */
-export async function hookContext(payload: HookPayload, flags: HookFlags, deps: Deps, fallbackCwd: string): Promise<HookContext> {
-  const cwd = resolve(flags.cwd ?? payload.cwd ?? fallbackCwd)
+/** The context a hook body runs in, from the host's event and the flags (also used by the demo and MCP). */
+export async function hookContext(host: Host, event: HostEvent, flags: HookFlags, deps: Deps, fallbackCwd: string): Promise<HookContext> {
+  const cwd = resolve(flags.cwd ?? event.cwd ?? fallbackCwd)
   const cfg = await configured(deps, cwd)
-  const transcript = flags.transcript ?? payload.transcript_path
-  const sessionId = flags.sessionId ?? payload.session_id
+  const transcript = flags.transcript ?? event.transcript
+  const sessionId = flags.sessionId ?? event.sessionId
   return {
-    payload,
+    host,
+    event,
     cwd,
     deps: cfg.deps,
     cfg,

@@ -7,6 +7,6 @@ import type { HookContext } from './run.js'
 
 export async function restoreHookBody(ctx: HookContext): Promise<unknown | undefined> {
   const prepared = await preparedRestore(ctx)
-  if (prepared) return wrapRestore(prepared.text)
+  if (prepared) return wrapRestore(ctx.host, prepared.text)
   return (await import('./restore.js')).restoreHook(ctx)
 }

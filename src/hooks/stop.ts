@@ -4,7 +4,6 @@
  * narrativeInHeadless opts in).
  */
 import { decideStop, workSinceClock } from '../narrative/freshness.js'
-import { isHeadless } from '../hosts/claude/payload.js'
 import { capture, storeOptions } from '../capture/capture.js'
 import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from '../narrative/judge.js'
@@ -16,6 +15,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   const { project } = ctx // one for the whole run: the root found once, git read at most once
   const result = await capture(
     {
+      host: ctx.host,
       cwd: ctx.cwd,
       project,
       trigger: 'stop',
@@ -23,9 +23,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
       ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
       // While continuing because of a Stop hook (ours: writing the handoff), the last message is a reply
       // to that hook, not the session's last word.
-      ...(ctx.payload.last_assistant_message !== undefined && ctx.payload.stop_hook_active !== true
-        ? { lastAssistantMessage: ctx.payload.last_assistant_message }
-        : {}),
+      ...(ctx.event.lastAssistantMessage !== undefined && ctx.event.stopHookActive !== true ? { lastAssistantMessage: ctx.event.lastAssistantMessage } : {}),
     },
     ctx.deps,
   )
@@ -33,7 +31,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   const hooks = await new StoreReader(result.projectRoot, ctx.deps.bookmarkHome).readSessionHooks(result.sessionId)
   const view = await viewNarrative(project, ctx.deps.bookmarkHome, result.work, hooks, config, ctx.now, result.written)
   const decision = decideStop({
-    stopHookActive: ctx.payload.stop_hook_active === true,
+    stopHookActive: ctx.event.stopHookActive === true,
     freshness: view.freshness,
     hooks,
     work: view.work,
@@ -42,7 +40,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     maxBlocks: config.maxNarrativeBlocks,
     refreshMinutes: config.narrativeRefreshMinutes,
     requestsThreshold: config.narrativeRequests,
-    headless: isHeadless(ctx.deps.env),
+    headless: ctx.host.headless(ctx.deps.env),
     narrativeInHeadless: config.narrativeInHeadless === 1,
   })
   if (!decision.block) return undefined
@@ -57,5 +55,5 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     narrativeRequest(project, ctx.deps.bookmarkHome, result.sessionId, ctx.now, view.freshness.reason),
     import('../narrative/prompt.js'),
   ])
-  return { decision: 'block', reason: stopBlockReason(request) }
+  return ctx.host.block(stopBlockReason(request))
 }

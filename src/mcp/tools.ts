@@ -2,6 +2,7 @@
  * The MCP tools: each calls the same functions the CLI calls. Bad input is a tool error (isError) with a
  * clear message; annotations are honest (readOnlyHint only where nothing is written).
  */
+import { claudeHost } from '../hosts/claude/host.js'
 import { resolve } from 'node:path'
 import { restoreText } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
@@ -141,7 +142,8 @@ export const TOOLS: Tool[] = [
       const cwd = cwdOf(args, ctx)
       const source = typeof args.source === 'string' ? args.source : 'startup'
       const hc = await hookContext(
-        { cwd, source, hook_event_name: 'SessionStart', ...(typeof args.session_id === 'string' ? { session_id: args.session_id } : {}) },
+        claudeHost,
+        { cwd, source, eventName: 'SessionStart', ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}) },
         {},
         ctx.deps,
         cwd,

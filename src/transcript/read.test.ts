@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { jsonl, prompt } from '../../test/helpers/jsonl.js'
 import { tempDir } from '../../test/helpers/tmp.js'
+import { parseLine } from '../hosts/claude/lines.js'
 import { decodeLine, readTranscript } from './read.js'
 import type { TranscriptEntry } from './types.js'
 
@@ -13,7 +14,7 @@ beforeEach(() => {
 
 async function readAll(path: string, cursor?: Parameters<typeof readTranscript>[1], maxLineBytes?: number) {
   const entries: TranscriptEntry[] = []
-  const stats = await readTranscript(path, cursor, (e) => entries.push(e), maxLineBytes ? { maxLineBytes } : {})
+  const stats = await readTranscript(path, cursor, parseLine, (e) => entries.push(e), maxLineBytes ? { maxLineBytes } : {})
   return { entries, stats }
 }
 
@@ -132,16 +133,16 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     const p = join(dir, 'awkward.jsonl')
     const bytes = awkwardFile()
     await writeFile(p, bytes)
-    const whole = await readTranscript(p, undefined, () => undefined, { maxLineBytes: CAP })
+    const whole = await readTranscript(p, undefined, parseLine, () => undefined, { maxLineBytes: CAP })
     const seen: string[] = []
-    const reference = await readTranscript(p, undefined, (e) => seen.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP })
+    const reference = await readTranscript(p, undefined, parseLine, (e) => seen.push(e.kind === 'prompt' ? e.text : e.kind), { maxLineBytes: CAP })
     expect(seen).toEqual(['multi-byte: é € 😀 at every offset', 'crlf', 'broken\uFFFD\uFFFD é', '€'.repeat(100), 'after the big one', 'last, no newline 😀'])
     expect(reference).toMatchObject({ lines: 11, skipped: 2, oversized: 1, partialTail: false, entries: 6 })
     expect(reference.cursor.offset).toBe(bytes.length)
     for (const chunkBytes of [1, 2, 3, 4, 5, 7, 16, 64, 100, 799, 800, 801, 4096]) {
       for (const backgroundBytes of [undefined, 0]) {
         const got: string[] = []
-        const stats = await readTranscript(p, undefined, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), {
+        const stats = await readTranscript(p, undefined, parseLine, (e) => got.push(e.kind === 'prompt' ? e.text : e.kind), {
           maxLineBytes: CAP,
           chunkBytes,
           backgroundBytes,
@@ -156,7 +157,7 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     const bytes = awkwardFile()
     const all: string[] = []
     await writeFile(p, bytes)
-    await readTranscript(p, undefined, (e) => all.push(e.kind), { maxLineBytes: CAP })
+    await readTranscript(p, undefined, parseLine, (e) => all.push(e.kind), { maxLineBytes: CAP })
     for (const cut of [1, 37, 38, 100, 200, 333, 900, 1500, bytes.length - 5]) {
       for (const [chunkBytes, backgroundBytes] of [
         [3, undefined],
@@ -165,9 +166,9 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
       ] as const) {
         await writeFile(p, bytes.subarray(0, cut))
         const got: string[] = []
-        const first = await readTranscript(p, undefined, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
+        const first = await readTranscript(p, undefined, parseLine, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
         await writeFile(p, bytes)
-        const second = await readTranscript(p, first.cursor, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
+        const second = await readTranscript(p, first.cursor, parseLine, (e) => got.push(e.kind), { maxLineBytes: CAP, chunkBytes, backgroundBytes })
         expect({ cut, chunkBytes, backgroundBytes, got }).toEqual({ cut, chunkBytes, backgroundBytes, got: all })
         expect(second.cursor.offset).toBe(bytes.length)
         expect(second.restarted).toBe(false)
@@ -182,7 +183,7 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     for (const chunkBytes of [7, 64, 4096]) {
       const { entries, stats } = await (async () => {
         const entries: TranscriptEntry[] = []
-        const stats = await readTranscript(p, undefined, (e) => entries.push(e), { maxLineBytes: 1_000, chunkBytes })
+        const stats = await readTranscript(p, undefined, parseLine, (e) => entries.push(e), { maxLineBytes: 1_000, chunkBytes })
         return { entries, stats }
       })()
       expect(texts(entries)).toEqual(['kept'])
@@ -196,7 +197,7 @@ describe('readTranscript: splitting lines out of the chunks it reads', () => {
     const lines = [prompt('a'), prompt('é'.repeat(5_000)), ...Array.from({ length: 50 }, (_, i) => prompt(`short ${i}`))]
     await writeFile(p, jsonl(lines))
     const got: TranscriptEntry[] = []
-    const stats = await readTranscript(p, undefined, (e) => got.push(e), { chunkBytes: 64 })
+    const stats = await readTranscript(p, undefined, parseLine, (e) => got.push(e), { chunkBytes: 64 })
     expect(texts(got)).toEqual(['a', 'é'.repeat(5_000), ...Array.from({ length: 50 }, (_, i) => `short ${i}`)])
     expect(stats).toMatchObject({ lines: 52, skipped: 0, partialTail: false })
   })
@@ -211,6 +212,7 @@ describe('readTranscript: a callback that throws', () => {
       readTranscript(
         p,
         undefined,
+        parseLine,
         () => {
           throw boom
         },

@@ -5,8 +5,7 @@
 import { isAscii, isUtf8, transcode } from 'node:buffer'
 import { type FileHandle, open, readInBackground } from '../shared/fsp.js'
 import { fingerprint, keptLength, sameBytes } from './fingerprint.js'
-import { parseLine } from './parse.js'
-import type { TranscriptEntry } from './types.js'
+import type { LineParser, TranscriptEntry } from './types.js'
 
 /** Where the last read stopped: the byte offset just past the last complete line. */
 export interface TranscriptCursor {
@@ -86,12 +85,13 @@ export function decodeLine(buf: Buffer, start: number, end: number): string {
 export const EMPTY_CURSOR: TranscriptCursor = { offset: 0, lines: 0, head: '' }
 
 /**
- * Reads the lines appended after `cursor` and hands each parsed entry to `onEntry`.
+ * Reads the lines appended after `cursor`, parses each with the host's `parseLine` and hands each entry to `onEntry`.
  * Never throws for content problems; throws only when the file cannot be opened.
  */
 export async function readTranscript(
   path: string,
   cursor: TranscriptCursor | undefined,
+  parseLine: LineParser,
   onEntry: (entry: TranscriptEntry) => void,
   options: ReadOptions = {},
 ): Promise<ReadStats> {

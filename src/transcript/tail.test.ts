@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { assistantText, jsonl, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from '../../test/helpers/corpus.js'
-import { parseLine } from './parse.js'
+import { parseLine } from '../hosts/claude/lines.js'
 import { contextWindowFor, latestUsage } from './tail.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'bm-tail-'))

@@ -107,3 +107,13 @@ export type TranscriptEntry =
   | LastPromptEntry
   | PrLinkEntry
   | OtherEntry
+
+/** What one line of a transcript became. */
+export interface ParsedLine {
+  entries: TranscriptEntry[]
+  /** False when the line was not a JSON object or its shape was unusable. */
+  ok: boolean
+}
+
+/** A host's reading of one transcript line (1-based `line`); pure, never throws. */
+export type LineParser = (text: string, line: number) => ParsedLine

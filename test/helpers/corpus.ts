@@ -2,6 +2,7 @@
  * Access to the real transcripts in ../shared/corpus (CI always has it). Tests that need it use
  * `describe.skipIf(!CORPUS_PRESENT)` and say so when it is absent.
  */
+import { parseLine } from '../../src/hosts/claude/lines.js'
 import { existsSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,7 +30,7 @@ export function claudePath(name: string): string {
 /** The first main-thread working directory of a transcript: the session's project root. */
 export async function firstCwd(path: string): Promise<string | undefined> {
   let cwd: string | undefined
-  await readTranscript(path, undefined, (e: TranscriptEntry) => {
+  await readTranscript(path, undefined, parseLine, (e: TranscriptEntry) => {
     if (cwd === undefined && e.cwd && !e.sidechain) cwd = e.cwd
   })
   return cwd
@@ -46,7 +47,7 @@ export async function extractCorpus(
   const state = createState()
   const delta = createDelta()
   const ctx: ExtractContext = { ...options, projectRoot: root }
-  const stats = await readTranscript(path, undefined, (e) => applyEntry(state, e, ctx, delta))
+  const stats = await readTranscript(path, undefined, parseLine, (e) => applyEntry(state, e, ctx, delta))
   return { state, stats, root }
 }
 

@@ -2,7 +2,7 @@
 import { type ExtractContext, applyEntry, createDelta, createState } from '../../src/extract/extract.js'
 import type { ExtractState, RunDelta } from '../../src/extract/model.js'
 import { type Snapshot, toSnapshot } from '../../src/snapshot/model.js'
-import { parseLine } from '../../src/transcript/parse.js'
+import { parseLine } from '../../src/hosts/claude/lines.js'
 
 /** `options`: the rest of the extraction context (the `subagents` key). */
 export function extractText(

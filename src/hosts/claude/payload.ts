@@ -3,6 +3,7 @@
  * fields of the wrong type are dropped with a note.
  */
 import { isObject } from '../../shared/json.js'
+import type { HostEvent } from '../host.js'
 
 export interface HookPayload {
   session_id?: string
@@ -53,6 +54,22 @@ export function parsePayload(text: string, truncated: boolean): ParsedPayload {
     else notes.push('payload field stop_hook_active ignored: expected a boolean')
   }
   return { payload, notes }
+}
+
+/** The payload in the words every host shares (host.ts). */
+export function readClaudePayload(text: string, truncated: boolean): { event: HostEvent; notes: string[] } {
+  const { payload: p, notes } = parsePayload(text, truncated)
+  const event: HostEvent = {}
+  if (p.session_id !== undefined) event.sessionId = p.session_id
+  if (p.transcript_path !== undefined) event.transcript = p.transcript_path
+  if (p.cwd !== undefined) event.cwd = p.cwd
+  if (p.hook_event_name !== undefined) event.eventName = p.hook_event_name
+  if (p.source !== undefined) event.source = p.source
+  if (p.stop_hook_active !== undefined) event.stopHookActive = p.stop_hook_active
+  if (p.last_assistant_message !== undefined) event.lastAssistantMessage = p.last_assistant_message
+  if (p.trigger !== undefined) event.trigger = p.trigger
+  if (p.prompt !== undefined) event.prompt = p.prompt
+  return { event, notes }
 }
 
 /**

@@ -5,6 +5,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { homeDir, nodeModule } from '../../shared/builtin.js'
 import { basename, join } from 'node:path'
 import { DiscoveryError } from '../../shared/errors.js'
+import type { Discovery } from '../host.js'
 
 /**
  * fast-glob, loaded when a transcript must be looked for: the package and its dozen modules cost every command
@@ -45,13 +46,6 @@ async function projectDirsFor(cwd: string, env: NodeJS.ProcessEnv): Promise<stri
   if (encoded.length <= ENCODED_PREFIX) return names.filter((n) => n === encoded).map((n) => join(root, n))
   const prefix = encoded.slice(0, ENCODED_PREFIX)
   return names.filter((n) => n.startsWith(prefix)).map((n) => join(root, n))
-}
-
-export interface Discovery {
-  path: string
-  sessionId: string
-  /** Why this file: said out loud when it was a guess. */
-  note?: string
 }
 
 /**

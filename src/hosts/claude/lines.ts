@@ -1,18 +1,22 @@
 /**
- * One transcript line -> entries. Pure: no I/O, no clock.
+ * One line of a Claude Code transcript -> entries (the host's LineParser). Pure: no I/O, no clock.
  * Dispatches on `type`, ignores unknown types and fields, never throws.
  */
-import { type Json, isObject, str } from '../shared/json.js'
-import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, OtherEntry, ToolResultEntry, TranscriptEntry, Usage } from './types.js'
+import { type Json, isObject, str } from '../../shared/json.js'
+import type {
+  AssistantBlock,
+  AssistantEntry,
+  EntryBase,
+  NoteKind,
+  OtherEntry,
+  ParsedLine,
+  ToolResultEntry,
+  TranscriptEntry,
+  Usage,
+} from '../../transcript/types.js'
 
 /** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
 export const RESULT_TEXT_CAP = 8_000
-
-export interface ParsedLine {
-  entries: TranscriptEntry[]
-  /** False when the line was not a JSON object or its shape was unusable. */
-  ok: boolean
-}
 
 const SKIPPED: ParsedLine = { entries: [], ok: false }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { assistantText, compactBoundary, compactSummary, meta, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
-import { parseLine } from './parse.js'
+import { assistantText, compactBoundary, compactSummary, meta, prompt, toolResult, toolUse } from '../../../test/helpers/jsonl.js'
+import { parseLine } from './lines.js'
 
 const one = (record: unknown) => parseLine(JSON.stringify(record), 1)
 

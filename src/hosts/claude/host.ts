@@ -1,0 +1,16 @@
+/** Claude Code as a host: its payload, its answers, its transcripts (host.ts says what each part is for). */
+import type { Host } from '../host.js'
+import { parseLine } from './lines.js'
+import { isHeadless, readClaudePayload } from './payload.js'
+
+export const claudeHost: Host = {
+  id: 'claude',
+  name: 'Claude Code',
+  readPayload: readClaudePayload,
+  headless: isHeadless,
+  inject: (hook, text) => ({ hookSpecificOutput: { hookEventName: hook === 'restore' ? 'SessionStart' : 'UserPromptSubmit', additionalContext: text } }),
+  block: (reason) => ({ decision: 'block', reason }),
+  parseLine,
+  // Loaded when a transcript must be looked for: hooks are given theirs.
+  findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverTranscript(cwd, sessionId, env),
+}

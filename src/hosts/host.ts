@@ -1,0 +1,56 @@
+/**
+ * What bookmark needs from an agent host: its hook payload in our words, how an answer injects context or
+ * blocks, where a session's transcript is and how its lines read. Claude Code is the first host
+ * (hosts/claude/); everything downstream of this seam (extract, snapshot, restore, store) is shared.
+ * Wiring the hooks into the host's settings is the other half of a host, in src/setup/.
+ */
+import type { LineParser } from '../transcript/types.js'
+
+export type HostId = 'claude'
+
+/** A hook's payload as every host's is read: the fields bookmark acts on, whatever the host calls them. */
+export interface HostEvent {
+  sessionId?: string
+  transcript?: string
+  cwd?: string
+  /** The host's own name of the event (Claude Code: `Stop`, `SessionStart` …). */
+  eventName?: string
+  /** SessionStart: startup | resume | clear | compact | fork. */
+  source?: string
+  /** Stop: the host runs the hook again after our own block (its answer to the block is in). */
+  stopHookActive?: boolean
+  /** Stop: the reply that ended the turn (the transcript may lag behind it). */
+  lastAssistantMessage?: string
+  /** PreCompact: manual | auto. */
+  trigger?: string
+  prompt?: string
+}
+
+/** A session's transcript found without being named. */
+export interface Discovery {
+  path: string
+  sessionId: string
+  /** Why this file: said out loud when it was a guess. */
+  note?: string
+}
+
+/** The hooks that answer the host with text for its model. */
+export type InjectingHook = 'restore' | 'check'
+
+export interface Host {
+  id: HostId
+  /** For people: "Claude Code". */
+  name: string
+  /** Parses stdin text; never throws: what could not be read is said in `notes`. */
+  readPayload(text: string, truncated: boolean): { event: HostEvent; notes: string[] }
+  /** Nobody is at the keyboard (`claude -p`, an SDK, CI): asking the model to write a handoff would replace its answer. */
+  headless(env: NodeJS.ProcessEnv): boolean
+  /** The hook's answer that gives the model `text` as context. */
+  inject(hook: InjectingHook, text: string): object
+  /** The Stop hook's answer that keeps the model going with `reason`. */
+  block(reason: string): object
+  /** One transcript line to entries (pure). */
+  parseLine: LineParser
+  /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */
+  findTranscript(cwd: string, sessionId: string | undefined, env: NodeJS.ProcessEnv): Promise<Discovery>
+}
