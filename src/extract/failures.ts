@@ -31,7 +31,7 @@ const SUMMARIES: Summary[] = [
   // tsc (pretty), mypy, ruff: `Found 2 errors in 1 file.`
   { re: /^Found (\d+) errors?\b.*$/m, count: 1 },
   // tsc: `src/a.ts(3,7): error TS2304: …` and `src/a.ts:3:7 - error TS2304: …`
-  { re: /^\S.*?(?:\(\d+,\d+\)|:\d+:\d+ -) error TS\d+: .*$/m },
+  { re: /^\S.*?(?:\(\d+,\d+\):|:\d+:\d+ -) error TS\d+: .*$/m },
   // rustc
   { re: /^error\[E\d+\]: .*$/m },
   { re: /^error: could not compile\b.*$/m },
@@ -43,7 +43,7 @@ const SUMMARIES: Summary[] = [
 ]
 
 /** Cheap test before the patterns: every summary holds one of these words. */
-const ANY = /FAIL|fail|error|✖/
+const ANY = /FAIL|fail|error|✖| [EFW]\d{3} /
 
 /** The summary line of a failure in `output`, trimmed; undefined when it reports none. */
 export function failureSummary(output: string): string | undefined {
