@@ -1,10 +1,13 @@
 /**
- * Errors: failed tool results and failing commands, and whether a later success of the same tool on the
- * same target resolved them. Pure rules.
+ * Errors: failed tool results, failing commands and failure summaries, and whether a later success settled them
+ * (error-match.ts says how). Pure rules.
  */
 import { cutRedacted, mayRedactTo } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
+import { NOT_READ_YET, commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
+import { failureSummary } from './failures.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
+import type { ScriptNode } from './shell/index.js'
 
 const TARGET_MAX = 160
 
@@ -108,25 +111,88 @@ function firstMeaningfulLine(text: string): string {
   return cutRedacted(out, 240)
 }
 
-export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined): void {
-  if (tool.sidechain) return
-  if (!isError) {
-    // The target is redacted (not free) only when an open error of this tool could have it. A target field kept
-    // for later redaction is compared as given: it agrees with its redacted cut up to the first marker (or the
-    // cut), white space folded, so an error it fails could not have the redacted target either.
-    let given: string | undefined
-    let target: string | undefined
-    for (const err of state.errors) {
-      if (err.resolved || err.tool !== tool.name || !mayRedactTo((given ??= targetOf(rawTargets.get(tool.input) ?? tool.input)), err.target)) continue
-      if (err.target === (target ??= cutRedacted(plainTarget(tool), TARGET_MAX))) {
-        err.resolved = true
-        if (ts !== undefined) err.resolvedTs = ts
-      }
-    }
-    return
+/** Tools that change a file: a later change of the file by any of them (or by a shell) settles an error of another. */
+const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit'])
+const SHELLS = new Set(['Bash', 'PowerShell'])
+const KEY_MAX = 200
+
+function shellOf(tool: PendingTool): 'bash' | 'powershell' {
+  return tool.name === 'PowerShell' ? 'powershell' : 'bash'
+}
+
+/** Bash keeps the whole output in the result's stdout while the text is its head: the tail holds most summaries. */
+const TAIL = 8_000
+
+function withTail(text: string, result: unknown): string {
+  if (typeof result !== 'object' || result === null) return text
+  const out = (result as Record<string, unknown>).stdout
+  if (typeof out !== 'string' || out.length <= text.length) return text
+  return `${text}\n${out.slice(-TAIL)}`
+}
+
+/** A commit that had nothing to commit changed nothing: no step failed. */
+const NOTHING_TO_COMMIT = /^(?:nothing to commit|no changes added to commit)\b/m
+
+function markResolved(err: ErrorRecord, ts: string | undefined): void {
+  err.resolved = true
+  if (ts !== undefined) err.resolvedTs = ts
+}
+
+/** An edit refused as "not read yet" was no error once the file changed: it goes; any other is resolved. */
+function settleFileError(state: ExtractState, at: number, ts: string | undefined): void {
+  const err = state.errors[at]!
+  if (NOT_READ_YET.test(err.message)) state.errors.splice(at, 1)
+  else markResolved(err, ts)
+}
+
+/**
+ * A file changed (by `tool` or a shell): the open errors of editing tools on the same path are settled. `raw`: the
+ * path as given, compared first as given (mayRedactTo), then redacted as errorTarget does.
+ */
+function resolveFile(state: ExtractState, raw: string, ts: string | undefined): void {
+  const given = /\s/.test(raw) ? raw.replace(/\s+/g, ' ').trim() : raw
+  let target: string | undefined
+  for (let i = state.errors.length - 1; i >= 0; i--) {
+    const err = state.errors[i]!
+    if (err.resolved || !EDIT_TOOLS.has(err.tool) || !mayRedactTo(given, err.target)) continue
+    if (err.target === (target ??= cutRedacted(given, TARGET_MAX))) settleFileError(state, i, ts)
   }
-  if (isRejection(resultText) || targetsHandoff(tool)) return
-  const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message: firstMeaningfulLine(resultText), line: tool.line, resolved: false }
+}
+
+function hasOpen(state: ExtractState, test: (e: ErrorRecord) => boolean): boolean {
+  for (const e of state.errors) if (!e.resolved && test(e)) return true
+  return false
+}
+
+/**
+ * The files the call on transcript line `line` changed, as the ledger recorded them, settle the open errors of
+ * editing tools on them (an Edit refused, then the file written by a shell). Reads the ledger only while such an
+ * error is open.
+ */
+export function resolveChangedFiles(state: ExtractState, projectRoot: string, line: number, ts: string | undefined): void {
+  if (!hasOpen(state, (e) => EDIT_TOOLS.has(e.tool))) return
+  const root = projectRoot.replace(/[\\/]+$/, '')
+  const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/'
+  for (const rec of Object.values(state.files)) if (rec.lastLine === line) resolveFile(state, `${root}${sep}${rec.path}`, ts)
+  for (const rec of Object.values(state.outside)) if (rec.lastLine === line) resolveFile(state, rec.path, ts)
+}
+
+/** Successful command keys, redacted as failure keys are, take the failure keys they cover off each open error. */
+function resolveKeys(state: ExtractState, succeeded: string[], ts: string | undefined): void {
+  if (succeeded.length === 0 || !hasOpen(state, (e) => e.keys !== undefined)) return
+  const redacted = succeeded.map((k) => cutRedacted(k, KEY_MAX))
+  for (const err of state.errors) {
+    if (err.resolved || err.keys === undefined) continue
+    const left = err.keys.filter((f) => !redacted.some((s) => keyCovers(s, f)))
+    if (left.length === err.keys.length) continue
+    // A chain `a && b` failed at one of its steps, most often its last: a later success of that one settles it.
+    const lastDone = left[left.length - 1] !== err.keys[err.keys.length - 1]
+    err.keys = left
+    if (left.length === 0 || lastDone) markResolved(err, ts)
+  }
+}
+
+function pushError(state: ExtractState, rec: ErrorRecord, ts: string | undefined, tool: PendingTool): void {
   const when = ts ?? tool.ts
   if (when !== undefined) rec.ts = when
   state.errors.push(rec)
@@ -135,4 +201,85 @@ export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultT
     const idx = state.errors.findIndex((e) => e.resolved)
     state.errors.splice(idx === -1 ? 0 : idx, 1)
   }
+}
+
+/** The same tool on the same target: how an error without keys (another tool, a state saved before) is resolved. */
+function resolveSameTarget(state: ExtractState, tool: PendingTool, ts: string | undefined): void {
+  // The target is redacted (not free) only when an open error of this tool could have it. A target field kept
+  // for later redaction is compared as given: it agrees with its redacted cut up to the first marker (or the
+  // cut), white space folded, so an error it fails could not have the redacted target either.
+  let given: string | undefined
+  let target: string | undefined
+  for (const err of state.errors) {
+    if (
+      err.resolved ||
+      err.keys !== undefined ||
+      err.tool !== tool.name ||
+      EDIT_TOOLS.has(err.tool) ||
+      !mayRedactTo((given ??= targetOf(rawTargets.get(tool.input) ?? tool.input)), err.target)
+    )
+      continue
+    if (err.target === (target ??= cutRedacted(plainTarget(tool), TARGET_MAX))) markResolved(err, ts)
+  }
+}
+
+/**
+ * A tool result, judged as a person would. Not errors: rejections, exploratory reads and searches, probes that
+ * found nothing, cancelled siblings. A failure summary (tests, linters, compilers) is an error whatever the exit
+ * code. A success settles the open errors it answers: the same target, the same file by any editing tool, the
+ * same command or check by its keys. `parsed`: a shell command as parseScript gave it, when the caller has it.
+ */
+export function applyToolOutcome(
+  state: ExtractState,
+  tool: PendingTool,
+  resultText: string,
+  isError: boolean,
+  ts: string | undefined,
+  parsed?: ScriptNode[],
+  result?: unknown,
+): void {
+  if (tool.sidechain) return
+  const shell = SHELLS.has(tool.name)
+  const command = shell ? str(tool.input.command) : undefined
+  const output = command === undefined ? resultText : withTail(resultText, result)
+  if (!isError) {
+    resolveSameTarget(state, tool, ts)
+    if (EDIT_TOOLS.has(tool.name)) {
+      const file = str(tool.input.file_path) ?? str(tool.input.notebook_path)
+      if (file !== undefined && hasOpen(state, (e) => EDIT_TOOLS.has(e.tool))) resolveFile(state, file, ts)
+      return
+    }
+    if (command === undefined) return
+    const summary = failureSummary(output)
+    // Keys are read only when they could matter: an open error with keys, or a failure to record.
+    if (summary === undefined && !hasOpen(state, (e) => e.keys !== undefined)) return
+    const { keys, probesOnly } = commandKeys(command, shellOf(tool), parsed)
+    if (summary === undefined || probesOnly || keys.length === 0) {
+      // What a task runner echoed it ran (`[test] $ go test ./...`) succeeded too.
+      if (summary === undefined) for (const echoed of echoedCommands(output)) keys.push(...commandKeys(echoed, 'bash').keys)
+      resolveKeys(state, keys, ts)
+      return
+    }
+    // Behind `a && b | tail`, the commands before the last one succeeded; the last one reports the failure.
+    resolveKeys(state, keys.slice(0, -1), ts)
+    const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message: cutRedacted(summary, 240), line: tool.line, resolved: false }
+    rec.keys = [cutRedacted(withFailedTests(keys[keys.length - 1]!, failedTests(output)), KEY_MAX)]
+    pushError(state, rec, ts, tool)
+    return
+  }
+  if (isRejection(resultText) || targetsHandoff(tool) || notAnError(tool.name, resultText)) return
+  let keys: string[] | undefined
+  let message = firstMeaningfulLine(resultText)
+  if (command !== undefined) {
+    const read = commandKeys(command, shellOf(tool))
+    if (read.probesOnly || NOTHING_TO_COMMIT.test(resultText)) return
+    const failed = failedTests(output)
+    if (read.keys.length > 0) keys = read.keys.map((k) => cutRedacted(withFailedTests(k, failed), KEY_MAX))
+    const summary = failureSummary(output)
+    const code = /^Exit code (\d+)/.exec(resultText)
+    if (summary !== undefined) message = cutRedacted(code ? `Exit code ${code[1]}: ${summary}` : summary, 240)
+  }
+  const rec: ErrorRecord = { tool: tool.name, target: errorTarget(tool), message, line: tool.line, resolved: false }
+  if (keys !== undefined) rec.keys = keys
+  pushError(state, rec, ts, tool)
 }

@@ -350,8 +350,9 @@ describe('pending tool calls', () => {
     const { state } = extractText(
       jsonl([
         toolUse('toolu_1', 'Read', { file_path: `/proj/${token}.txt` }),
-        toolUse('toolu_2', 'Read', { file_path: `/proj/notes/${token}` }),
-        toolResult('toolu_2', 'File does not exist.', { isError: true }),
+        // a tool that writes (a failed Read is exploration, not an error)
+        toolUse('toolu_2', 'mcp__notes__save', { file_path: `/proj/notes/${token}` }),
+        toolResult('toolu_2', 'Disk full.', { isError: true }),
       ]),
     )
     expect(JSON.stringify(state.pending)).toBe(

@@ -4,7 +4,7 @@
  */
 import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
-import { applyToolOutcome, targetBound, targetInput } from './errors.js'
+import { applyToolOutcome, resolveChangedFiles, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
 import { type ScriptNode, parseScript } from './shell/index.js'
@@ -334,18 +334,20 @@ function applyResult(
   isError: boolean,
   ts: string | undefined,
 ): void {
-  applyToolOutcome(state, tool, text, isError, ts)
   if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError, ctx.subagents !== false)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
     const git = !tool.sidechain && /\bgit\b/.test(command)
-    // The git rules read the command as bash, as the file rules do for Bash: one parse serves both.
-    const parsed = git && !isError && tool.name === 'Bash' ? parseScript(command, 'bash') : undefined
-    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, parsed)
+    // One parse serves the error rules, the git rules (which read the command as bash) and the file rules.
+    const parsed = !isError && command !== '' ? parseScript(command, tool.name === 'PowerShell' ? 'powershell' : 'bash') : undefined
+    applyToolOutcome(state, tool, text, isError, ts, parsed, result)
+    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
+    if (!isError && !tool.sidechain) resolveChangedFiles(state, ctx.projectRoot, tool.line, ts)
     if (!tool.sidechain) noteShellReset(state, text)
-  } else if (FILE_TOOLS.has(tool.name) && !isError) {
-    applyFileTool(state, ctx, delta, tool, result)
+  } else {
+    applyToolOutcome(state, tool, text, isError, ts)
+    if (FILE_TOOLS.has(tool.name) && !isError) applyFileTool(state, ctx, delta, tool, result)
   }
 }
 

@@ -69,6 +69,11 @@ export interface ErrorRecord {
   line: number
   resolved: boolean
   resolvedTs?: string
+  /**
+   * A failed command: the keys (program, subcommand, targets; redacted) that a later success must each cover
+   * before it counts as resolved. Absent for other tools and for states saved before.
+   */
+  keys?: string[]
 }
 
 export interface SubagentRecord {
