@@ -6,7 +6,7 @@
 
 import { type SecretKind, type TextRule, marker, word } from './kinds.js'
 import { PEM_BREAK } from './pem.js'
-import { hasDigit, isPlaceholder, tokenish } from './values.js'
+import { hasDigit, isPathOfWords, isPlaceholder, tokenish } from './values.js'
 
 /** `atob` that returns '' instead of throwing; only the first `max` characters (a whole number of quads). */
 function decodeHead(b64: string, max = 96): string {
@@ -116,7 +116,7 @@ function redactAwsSecret40(text: string): string {
 
 function awsSecretShaped(run: string): boolean {
   if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !hasDigit(run) || /[a-z]{7}/.test(run)) return false
-  return !(run.includes('/') && run.split('/').filter((s) => /^[A-Za-z]{2,}$/.test(s)).length >= 2)
+  return !isPathOfWords(run)
 }
 
 // CSV with a header row: the cells of the columns that name a secret, in the rows that follow with as many cells.

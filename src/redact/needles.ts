@@ -7,6 +7,7 @@ import { SENSITIVE_WORDS } from './assignments.js'
 import { COMMAND_RULES } from './commands.js'
 import { CONFIG_RULES, PGPASS_RULE } from './configs.js'
 import type { Needle, TextRule } from './kinds.js'
+import { PROSE_RULE } from './prose.js'
 import { HINTS } from './tokens.js'
 
 const BASE_NEEDLES: readonly Needle[] = [
@@ -16,7 +17,7 @@ const BASE_NEEDLES: readonly Needle[] = [
 ]
 
 /** The rules that rewrite a whole text, in the order they run (after the regex rules of the engine). */
-const RULES: readonly TextRule[] = [...COMMAND_RULES, ...CONFIG_RULES, PGPASS_RULE]
+const RULES: readonly TextRule[] = [...COMMAND_RULES, ...CONFIG_RULES, PGPASS_RULE, PROSE_RULE]
 
 const sameNeedle = (a: Needle, b: Needle): boolean => a.text === b.text && a.anyCase === b.anyCase
 

@@ -89,6 +89,15 @@ describe('redact: performance (linear regexes)', () => {
     ['Q~ shapes between blanks', () => `abc8Q~${'a.'.repeat(20)} `.repeat(21_000)],
     ['sk.eyJ repeated', () => 'sk.eyJ'.repeat(170_000)],
     ['sk.eyJ with one dot each, repeated', () => `sk.eyJ${'a'.repeat(12)}.`.repeat(50_000)],
+    // the free-text rule: a keyword, a gap of words, a value
+    ['token= repeated', () => 'token='.repeat(170_000)],
+    ['token= repeated, then a code bracket', () => `${'token='.repeat(170_000)}(`],
+    ['token then a 500-character run then (, repeated', () => `token ${'aB3'.repeat(170)}( `.repeat(1_900)],
+    ['password is is is repeated', () => 'password is is is is '.repeat(50_000)],
+    ['password for the x is, repeated', () => 'password for the x is '.repeat(45_000)],
+    ['secret then a 1 MB run', () => `secret ${fake2(ALNUM, 1_000_000)}`],
+    ['token:\n repeated', () => 'token:\n'.repeat(125_000)],
+    ['api key then a token, repeated', () => `api key ${fake2(ALNUM, 40)} `.repeat(20_000)],
   ]
 
   it.each(adversarial)('%s', (_name, build) => {

@@ -3,11 +3,12 @@
  *
  * Pure: no fs, no env, no clock. `redact` replaces each secret with `[REDACTED:<kind>]`; for assignments,
  * headers and URLs only the secret part is replaced so the text stays readable (`DB_PASSWORD=[REDACTED:password]`,
- * `postgres://app:[REDACTED:url-credentials]@db/prod`). Three families of rules, in this order:
+ * `postgres://app:[REDACTED:url-credentials]@db/prod`). Four families of rules, in this order:
  * - shapes: PEM private key blocks and tokens with a known prefix (`ghp_`, `sk-ant-`, `AKIA`, JWTs...);
  * - context: credentials in URLs, `Authorization` headers, `Bearer`/`Basic`, signed URL parameters;
  * - names: the value of a key that names a secret (`password=`, `"api_key": "..."`, `--token x`), unless the
- *   value is a placeholder (`<your-token>`, `${VAR}`, `****`) or code (`process.env.X`, `password: string`).
+ *   value is a placeholder (`<your-token>`, `${VAR}`, `****`) or code (`process.env.X`, `password: string`);
+ * - free text: a high-entropy value a few words after such a word, with no operator (`my token is …`).
  *
  * Performance rules for every pattern here (this runs on every string we write, some of them megabytes):
  * - a pattern that starts with a repeated class starts with a negative lookbehind of that class, so the engine
@@ -21,7 +22,7 @@
  *
  * This module is the public face (other code imports it lazily by this path); the rules live beside it:
  * kinds.ts (marker names), values.ts (value heuristics), pem.ts, tokens.ts, context.ts (URLs, headers),
- * assignments.ts, commands.ts, needles.ts (the cheap pre-scan), engine.ts (the passes and cuts),
+ * assignments.ts, commands.ts, prose.ts (free text), needles.ts (the cheap pre-scan), engine.ts (the passes and cuts),
  * deep.ts (the walk over parsed JSON).
  */
 

@@ -133,3 +133,41 @@ export function tokenish(v: string): boolean {
   if (hasDigit(v) && /[A-Za-z]/.test(v)) return true
   return v.length >= 24 && hasMixedCase(v)
 }
+
+/** Shannon entropy of `v` in bits per character (a random base62 run of 16: ~3.7; of 40: ~5; a 40-hex SHA: ~3.8). */
+export function shannonEntropy(v: string): number {
+  const counts = new Map<number, number>()
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i)
+    counts.set(c, (counts.get(c) ?? 0) + 1)
+  }
+  let bits = 0
+  for (const n of counts.values()) {
+    const p = n / v.length
+    bits -= p * Math.log2(p)
+  }
+  return bits
+}
+
+/** A part of a name: a word (`src`, `Secret`, `SecretsView12`, `Uint8ClampedArray`), an acronym, a number. */
+const NAME_PART = /^(?:[A-Za-z][a-z]*(?:\d*[A-Z][a-z]+)*\d*|[A-Z]+\d*|\d+)$/
+
+/**
+ * `src/components/SecretPanel/View12.tsx`: a path of two or more segments that read as words. A base64 secret
+ * has slashes too, but its segments mix cases at random (`wJalrXUtnFEMI`, `bPxRfiCY`).
+ */
+export function isPathOfWords(run: string): boolean {
+  if (!run.includes('/')) return false
+  let words = 0
+  for (const segment of run.split('/')) {
+    const name = segment.replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    if (name.length >= 3 && NAME_PART.test(name)) words++
+  }
+  return words >= 2
+}
+
+/** `refresh_token_v2`, `KEYCLOAK_CLIENT_SECRET`, `my-api-key.json`, `HttpClient`: words joined, not a secret. */
+export function isJoinedWords(run: string): boolean {
+  const parts = run.split(/[-_./]+/).filter((p) => p !== '')
+  return parts.length > 0 && parts.every((p) => NAME_PART.test(p))
+}
