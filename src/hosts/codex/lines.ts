@@ -76,7 +76,7 @@ function parseRecord(r: Json, line: number): ParsedLine {
       const b = base(r, line, str(p.cwd))
       const model = str(p.model)
       if (model === undefined) return other(b, 'turn_context')
-      return ok(assistant(b, { type: 'thinking' }, { model, messageId: `turn:${str(p.turn_id) ?? line}` }))
+      return ok(assistant(b, { type: 'thinking' }, { model, messageId: `turn:${str(p.turn_id) ?? line}:${model}` }))
     }
     case 'compacted':
       return ok({ ...base(r, line), kind: 'compact_boundary', micro: false })
