@@ -3,6 +3,9 @@
  * exit code.
  */
 import { claudeHost } from '../hosts/claude/host.js'
+import type { HostId } from '../hosts/host.js'
+import { transcriptHost } from './transcript-host.js'
+import { resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { HOOKS, hookBody } from '../hooks/names.js'
@@ -56,22 +59,27 @@ export function buildProgram(io: Io): Command {
     .option('--transcript <path>', 'the session transcript (.jsonl); default: discovered from the project folder')
     .option('--session-id <id>', 'the session to capture (picks its transcript when --transcript is not given)')
     .option('--cwd <dir>', 'the session working directory (default: current directory)')
+    .addOption(
+      new Option('--host <host>', 'whose transcript it is (default: told from the file itself; Claude Code without --transcript)').choices(['claude', 'codex']),
+    )
     .addOption(new Option('--trigger <trigger>', 'why the capture happened').choices(TRIGGERS as string[]).default('manual'))
     .option('--force', 'capture even when capture is off for the project or the session (`bookmark off`)')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { transcript?: string; sessionId?: string; cwd?: string; trigger: Trigger; force?: boolean; json?: boolean }) => {
+    .action(async (opts: { transcript?: string; sessionId?: string; cwd?: string; host?: HostId; trigger: Trigger; force?: boolean; json?: boolean }) => {
       const { deps, resolved, projectRoot } = await configured(io.deps, opts.cwd ?? io.cwd)
       const refused = opts.force ? undefined : snapshotRefusal(resolved, opts.sessionId)
       if (refused) {
         io.out(opts.json ? json({ written: false, reason: refused, projectRoot }) : `No snapshot written: ${refused}.`)
         return
       }
+      const { host, sessionId } = await transcriptHost(resolve(opts.cwd ?? io.cwd), opts.transcript, opts.host, opts.sessionId)
       const result = await capture(
         {
           cwd: opts.cwd ?? io.cwd,
           trigger: opts.trigger,
+          ...(host ? { host } : {}),
           ...(opts.transcript ? { transcript: opts.transcript } : {}),
-          ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+          ...(sessionId ? { sessionId } : {}),
         },
         deps,
       )

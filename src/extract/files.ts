@@ -6,6 +6,7 @@ import { isObject, str } from '../shared/json.js'
 import { STORE_DIR } from '../shared/names.js'
 import { baseName, fromGitBashPath, isAbsolutePath, isWindowsPath, normalizeAbsolute, relativeNormalized, resolveAgainst } from '../shared/paths.js'
 import { type LineDiff, lineDiff, patchLines, splitCrLf } from './diff.js'
+import { type PatchedFile, changedFiles, parsePatch } from './patch.js'
 import { structuralHints } from './hints.js'
 import { CAPS, type ExtractState, type FileOperation, type FileRecord, type PendingTool, type RunDelta } from './model.js'
 import { type ScriptNode, type ShellFileOp, shellEffects } from './shell/index.js'
@@ -14,7 +15,8 @@ export interface FileContext {
   projectRoot: string
 }
 
-export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
+/** `apply_patch`: Codex's file tool (patch.ts reads it). */
+export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch'])
 export const SHELL_TOOLS = new Set(['Bash', 'PowerShell'])
 
 /** Names without an extension that are still files, not directories. */
@@ -172,6 +174,7 @@ function record(state: ExtractState, delta: RunDelta, at: Located, change: Chang
 
 /** A file tool (Write, Edit, MultiEdit, NotebookEdit) whose result came back without error. */
 export function applyFileTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool, result: unknown): void {
+  if (tool.name === 'apply_patch') return applyPatchTool(state, ctx, delta, tool, result)
   const input = tool.input
   const rawPath = str(input.file_path) ?? str(input.notebook_path) ?? (isObject(result) ? str(result.filePath) : undefined)
   if (!rawPath) return
@@ -219,6 +222,39 @@ export function applyFileTool(state: ExtractState, ctx: FileContext, delta: RunD
       const diff: LineDiff = mode === 'delete' ? { added: [], removed: [] } : { added: linesOf(source), removed: [] }
       record(state, delta, at, { op: 'modified', diff, tool: 'NotebookEdit' }, tool)
       return
+    }
+  }
+}
+
+/**
+ * Codex's `apply_patch` that applied: the change list Codex recorded (`result.changes`, absolute paths) when the
+ * result carried it, else the patch text (`input.patch`, paths relative to the turn's directory). A change
+ * without its lines takes them from the patch text's entry for the same file.
+ */
+function applyPatchTool(state: ExtractState, ctx: FileContext, delta: RunDelta, tool: PendingTool, result: unknown): void {
+  const text = str(tool.input.patch)
+  const fromText = text !== undefined ? parsePatch(text) : undefined
+  const recorded = isObject(result) ? changedFiles(result.changes) : undefined
+  const textAt = (f: PatchedFile): Located | undefined => locate(state, ctx, f.path, tool.cwd)
+  for (const f of recorded ?? fromText ?? []) {
+    const at = textAt(f)
+    if (!at) continue
+    let diff = f.diff
+    if (diff === undefined && recorded && fromText) diff = fromText.find((t) => textAt(t)?.key === at.key)?.diff
+    const change = (op: FileOperation): Change => ({ op, ...(diff ? { diff } : {}), tool: 'apply_patch' })
+    if (f.op === 'add') record(state, delta, at, change('created'), tool)
+    else if (f.op === 'delete') record(state, delta, at, change('deleted'), tool)
+    else if (f.moveTo === undefined) record(state, delta, at, change('modified'), tool)
+    else {
+      const dest = locate(state, ctx, f.moveTo, tool.cwd)
+      if (!dest) continue
+      const before = known(state, at)
+      if (before) {
+        remove(table(state, at), at.key)
+        put(table(state, dest), dest.key, { ...before, path: dest.key, from: before.from ?? at.key, op: before.op === 'created' ? 'created' : 'moved' })
+        if (at.inside) delta.touched.add(at.key)
+      }
+      record(state, delta, dest, { ...change(before?.op === 'created' ? 'created' : 'moved'), from: before?.from ?? at.key }, tool)
     }
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { LineParser } from '../transcript/types.js'
 
-export type HostId = 'claude'
+export type HostId = 'claude' | 'codex'
 
 /** A hook's payload as every host's is read: the fields bookmark acts on, whatever the host calls them. */
 export interface HostEvent {
