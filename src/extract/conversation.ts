@@ -1,0 +1,215 @@
+/**
+ * The conversation's own facts: the session's goal (its first substantial request, or the plan the user
+ * approved), the user's decisions and corrections, and how the session ended. Pure rules over the state.
+ */
+import { cutRedacted } from '../redact/secrets.js'
+import { isObject, str } from '../shared/json.js'
+import { CAPS, type DecisionRecord, type EndEvent, type ExtractState, type PendingTool, type PromptRecord } from './model.js'
+import { closingQuestion, endsWithQuestion } from './reply.js'
+
+const TRIVIAL = /^(y|yes|yep|yeah|ok|okay|k|sure|go|go on|go ahead|continue|proceed|do it|please do|thanks|thank you|ty|no|nope|lgtm|done|next|\?|\.)[.!]*$/i
+
+/** A request that says something: not "yes", "continue" or a bare `/command`. */
+export function isSubstantial(text: string): boolean {
+  const t = text.trim()
+  // A bare slash command (`/review`) names a procedure, not the task.
+  return t.length >= 12 && !TRIVIAL.test(t) && !/^\/\S+$/.test(t)
+}
+
+/** Requests at most this long can be a decision of their own ("don't commit yet"); longer ones are tasks. */
+const SHORT_TURN = 300
+/** Words that make a short turn a decision or a correction. */
+const EXPLICIT =
+  /\b(?:don'?t|don’t|do not|instead|stop|never|go with|let'?s not|let’s not)\b|\buse\s+[^\s,.;]+(?:\s+[^\s,.;]+)?\s+(?:not|rather than|instead of)\s/i
+
+function pushDecision(state: ExtractState, kind: DecisionRecord['kind'], text: string, line: number, ts: string | undefined): void {
+  const cut = cutRedacted(text.replace(/\s+/g, ' ').trim(), CAPS.decisionText)
+  if (cut === '') return
+  const list = (state.decisions ??= [])
+  if (list.at(-1)?.text === cut) return
+  list.push({ kind, text: cut, line, ...(ts !== undefined ? { ts } : {}) })
+  if (list.length > CAPS.decisions) list.splice(0, list.length - CAPS.decisions)
+}
+
+function setLast(state: ExtractState, last: EndEvent): void {
+  if (state.ending === undefined) state.ending = { last }
+  else {
+    state.ending.last = last
+    if (last !== 'api-error') delete state.ending.apiError
+  }
+}
+
+/**
+ * A request of the user's (or of the team lead): the goal when it is the first substantial one, a decision when
+ * it answers a question, a rejection or an interrupt, or says "don't"/"instead"; the session's last event.
+ */
+export function noteRequest(state: ExtractState, raw: string, line: number, ts: string | undefined, command: string | undefined, from?: 'team-lead'): void {
+  if (state.goal === undefined) {
+    // A state saved before goals were kept may hold the first substantial request already.
+    const earlier = state.counts.prompts > 1 ? state.prompts.find((p) => isSubstantial(p.text)) : undefined
+    if (earlier !== undefined) state.goal = { ...copyPrompt(earlier) }
+    else if (isSubstantial(raw)) {
+      const goal: PromptRecord = { line, text: cutRedacted(raw.trim(), CAPS.goalText) }
+      if (ts !== undefined) goal.ts = ts
+      if (from !== undefined) goal.from = from
+      state.goal = goal
+    }
+  }
+  const awaiting = state.awaiting
+  delete state.awaiting
+  setLast(state, 'prompt')
+  if (command !== undefined) return
+  const short = raw.trim().length <= SHORT_TURN
+  if (awaiting?.kind === 'question') {
+    pushDecision(state, 'reply', awaiting.question !== undefined && !isSubstantial(raw) ? `${awaiting.question} → ${raw.trim()}` : raw, line, ts)
+  } else if (awaiting?.kind === 'rejection' || (awaiting?.kind === 'interrupt' && short) || (short && EXPLICIT.test(raw))) {
+    pushDecision(state, awaiting === undefined ? 'said' : 'reply', raw, line, ts)
+  }
+}
+
+/** A lazy prompt record read into a plain one (its getters read once). */
+function copyPrompt(p: PromptRecord): PromptRecord {
+  const out: PromptRecord = { line: p.line, text: p.text }
+  if (p.ts !== undefined) out.ts = p.ts
+  if (p.from !== undefined) out.from = p.from
+  return out
+}
+
+/** The main thread's reply (not blank): a closing question makes the user's next words its answer. */
+export function noteReply(state: ExtractState, raw: string): void {
+  setLast(state, 'reply')
+  if (endsWithQuestion(raw)) {
+    const q = closingQuestion(raw)
+    state.awaiting = { kind: 'question', ...(q !== undefined ? { question: cutRedacted(q, 150) } : {}) }
+  } else if (state.awaiting?.kind === 'question') delete state.awaiting
+}
+
+/** A main-thread tool call: an AskUserQuestion waits for the user. */
+export function noteToolCall(state: ExtractState, name: string): void {
+  setLast(state, name === 'AskUserQuestion' ? 'ask' : 'tool')
+}
+
+export function noteInterrupt(state: ExtractState): void {
+  setLast(state, 'interrupt')
+  // A rejection "STOP … and wait for the user" is followed by an interrupt: the next words still answer it.
+  if (state.awaiting?.kind !== 'rejection') state.awaiting = { kind: 'interrupt' }
+}
+
+/** A main-thread API error message (Claude Code's own): its first line, redacted. */
+export function noteApiError(state: ExtractState, text: string): void {
+  setLast(state, 'api-error')
+  const first = text.split('\n').find((l) => l.trim() !== '') ?? ''
+  state.ending!.apiError = cutRedacted(first.trim(), 200)
+}
+
+/** A commit of the main thread (the line of its call), for "committed" when nothing changed after it. */
+export function noteCommit(state: ExtractState, line: number, hash: string | undefined): void {
+  const e = (state.ending ??= { last: 'tool' })
+  e.commitLine = line
+  if (hash !== undefined) e.commitHash = hash
+  else delete e.commitHash
+}
+
+const REJECTED = /^(?:Error: )?The user doesn't want to (?:proceed with this tool use|take this action)/
+const SAID = /the user said:\s*([\s\S]*)$/
+
+function toolTarget(tool: PendingTool): string {
+  const t = str(tool.input.file_path) ?? str(tool.input.notebook_path) ?? str(tool.input.command) ?? str(tool.input.url) ?? ''
+  return t.replace(/\s+/g, ' ').trim().slice(0, 80)
+}
+
+/** The answers of an AskUserQuestion result: `toolUseResult.answers` ({question: answer}), else its text. */
+export function askAnswers(result: unknown, text: string): [string, string][] {
+  if (isObject(result) && isObject(result.answers)) {
+    const out: [string, string][] = []
+    for (const [q, a] of Object.entries(result.answers)) if (typeof a === 'string') out.push([q, a])
+    if (out.length > 0) return out
+  }
+  // `User has answered your questions: "Q"="A", "Q2"="A2". You can now continue …`
+  return [...text.matchAll(/"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!])
+}
+
+/**
+ * A main-thread tool result: the answers to AskUserQuestion and an approved plan are decisions, so is a
+ * rejection with the user's reason; a rejection without one makes the user's next words the decision.
+ */
+export function noteToolResult(state: ExtractState, tool: PendingTool, result: unknown, text: string, isError: boolean, ts: string | undefined): void {
+  if (tool.sidechain) return
+  if (tool.name === 'AskUserQuestion' || state.ending?.last !== 'ask') setLast(state, 'tool')
+  const when = ts ?? tool.ts
+  if (REJECTED.test(text)) {
+    const reason = SAID.exec(text)?.[1]?.trim()
+    if (reason) {
+      const what = tool.name === 'ExitPlanMode' ? 'the plan' : `${tool.name}${toolTarget(tool) ? ` ${toolTarget(tool)}` : ''}`
+      pushDecision(state, 'rejection', `rejected ${what}: ${reason}`, tool.line, when)
+    } else state.awaiting = { kind: 'rejection' }
+    return
+  }
+  if (isError) return
+  if (tool.name === 'AskUserQuestion') {
+    for (const [q, a] of askAnswers(result, text)) pushDecision(state, 'answer', `${q.slice(0, 150)} → ${a}`, tool.line, when)
+  } else if (tool.name === 'ExitPlanMode') {
+    const plan = str(tool.input.plan)
+    const title = plan
+      ?.split('\n')
+      .find((l) => l.trim() !== '')
+      ?.replace(/^#+\s*/, '')
+      .trim()
+    pushDecision(state, 'plan', `approved the plan${title ? `: ${title.slice(0, 150)}` : ''}`, tool.line, when)
+  }
+}
+
+/** How a session ended, as the restore's opening line states it. */
+export type EndState = 'waiting' | 'interrupted' | 'api-error' | 'committed' | 'mid-work' | 'replied'
+
+export interface Ending {
+  state: EndState
+  /** The API error's first line, or the commit's hash. */
+  detail?: string
+}
+
+/** The latest line of the transcript where a file of the project changed (0 when none did). */
+function lastChangeLine(state: ExtractState): number {
+  let max = 0
+  for (const f of Object.values(state.files)) if (f.lastLine > max) max = f.lastLine
+  return max
+}
+
+/**
+ * The end state from the last events of the main thread: the API error or interrupt that was its last word; a
+ * closing question or an unanswered AskUserQuestion (waiting); a commit after which nothing changed; else
+ * mid-work when tasks are open, files changed since the last commit or the turn had no reply, and otherwise
+ * `replied` (a reply with no work open). Null for a state saved before these facts were kept.
+ */
+export function endState(state: ExtractState, openTasks: number, lastReply: string | undefined): Ending | null {
+  const e = state.ending
+  if (e === undefined) return null
+  if (e.last === 'api-error') return { state: 'api-error', ...(e.apiError ? { detail: e.apiError } : {}) }
+  if (e.last === 'interrupt') return { state: 'interrupted' }
+  if (e.last === 'ask' || (e.last === 'reply' && lastReply !== undefined && endsWithQuestion(lastReply))) return { state: 'waiting' }
+  const changed = lastChangeLine(state)
+  if (e.commitLine !== undefined && e.commitLine >= changed && e.last !== 'prompt') {
+    return { state: 'committed', ...(e.commitHash ? { detail: e.commitHash.slice(0, 7) } : {}) }
+  }
+  if (openTasks > 0 || e.last !== 'reply' || changed > (e.commitLine ?? 0)) return { state: 'mid-work' }
+  return { state: 'replied' }
+}
+
+export interface Goal {
+  text: string
+  /** The session's first substantial request, or the plan the user approved last. */
+  source: 'request' | 'plan'
+  from?: 'team-lead'
+  ts?: string
+}
+
+/** The session's goal: the latest approved plan, else the first substantial request. */
+export function goalOf(state: ExtractState): Goal | null {
+  for (let i = state.plans.length - 1; i >= 0; i--) {
+    const p = state.plans[i]!
+    if (p.approved === true) return { text: p.text, source: 'plan', ...(p.ts !== undefined ? { ts: p.ts } : {}) }
+  }
+  const g = state.goal
+  if (g === undefined) return null
+  return { text: g.text, source: 'request', ...(g.from !== undefined ? { from: g.from } : {}), ...(g.ts !== undefined ? { ts: g.ts } : {}) }
+}
