@@ -16,11 +16,30 @@ export function isSubstantial(text: string): boolean {
   return t.length >= 12 && !TRIVIAL.test(t) && !/^\/\S+$/.test(t)
 }
 
+/** An acknowledgement that opens a turn ("yeah let's do it", "ok, now …"): such a turn follows something else. */
+const ACK = /^(?:y|yes|yep|yeah|yea|ok|okay|sure|great|cool|nice|perfect|thanks|thank you|alright|right|go ahead|do it)\b/i
+
+/** A request that can be the session's goal: substantial, and not a reply to something before it. */
+export function isGoal(text: string): boolean {
+  const t = text.trim()
+  return t.length >= 20 && isSubstantial(t) && !ACK.test(t)
+}
+
 /** Requests at most this long can be a decision of their own ("don't commit yet"); longer ones are tasks. */
 const SHORT_TURN = 300
-/** Words that make a short turn a decision or a correction. */
-const EXPLICIT =
-  /\b(?:don'?t|don’t|do not|instead|stop|never|go with|let'?s not|let’s not)\b|\buse\s+[^\s,.;]+(?:\s+[^\s,.;]+)?\s+(?:not|rather than|instead of)\s/i
+/**
+ * Words that make a short turn a decision or a correction: at its start in any case ("Don't …", "Stop …"),
+ * inside it in lower case (a pasted "Never Displayed" title is not one).
+ */
+const EXPLICIT_START =
+  /^(?:please\s+)?(?:don'?t|don’t|do not|stop|never|instead|go with|let'?s not|let’s not|use\s+\S+(?:\s+\S+)?\s+(?:not|rather than|instead of)\s)/i
+const EXPLICIT_INSIDE =
+  /\b(?:don'?t|don’t|do not|instead|never|go with|let'?s not|let’s not)\b|\bstop\s+\w+ing\b|\buse\s+[^\s,.;]+(?:\s+[^\s,.;]+)?\s+(?:not|rather than|instead of)\s/
+
+function explicit(text: string): boolean {
+  const t = text.trim()
+  return EXPLICIT_START.test(t) || EXPLICIT_INSIDE.test(t)
+}
 
 function pushDecision(state: ExtractState, kind: DecisionRecord['kind'], text: string, line: number, ts: string | undefined): void {
   const cut = cutRedacted(text.replace(/\s+/g, ' ').trim(), CAPS.decisionText)
@@ -46,9 +65,9 @@ function setLast(state: ExtractState, last: EndEvent): void {
 export function noteRequest(state: ExtractState, raw: string, line: number, ts: string | undefined, command: string | undefined, from?: 'team-lead'): void {
   if (state.goal === undefined) {
     // A state saved before goals were kept may hold the first substantial request already.
-    const earlier = state.counts.prompts > 1 ? state.prompts.find((p) => isSubstantial(p.text)) : undefined
-    if (earlier !== undefined) state.goal = { ...copyPrompt(earlier) }
-    else if (isSubstantial(raw)) {
+    const earlier = state.counts.prompts > 1 ? state.prompts.find((p) => isGoal(p.text)) : undefined
+    if (earlier !== undefined) state.goal = copyPrompt(earlier)
+    else if (isGoal(raw)) {
       const goal: PromptRecord = { line, text: cutRedacted(raw.trim(), CAPS.goalText) }
       if (ts !== undefined) goal.ts = ts
       if (from !== undefined) goal.from = from
@@ -58,13 +77,18 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
   const awaiting = state.awaiting
   delete state.awaiting
   setLast(state, 'prompt')
-  if (command !== undefined) return
-  const short = raw.trim().length <= SHORT_TURN
-  if (awaiting?.kind === 'question') {
-    pushDecision(state, 'reply', awaiting.question !== undefined && !isSubstantial(raw) ? `${awaiting.question} → ${raw.trim()}` : raw, line, ts)
-  } else if (awaiting?.kind === 'rejection' || (awaiting?.kind === 'interrupt' && short) || (short && EXPLICIT.test(raw))) {
-    pushDecision(state, awaiting === undefined ? 'said' : 'reply', raw, line, ts)
-  }
+  // A slash command runs a procedure; the goal itself is the task, not a correction of it.
+  if (command !== undefined || state.goal?.line === line) return
+  const t = raw.trim()
+  const short = t.length <= SHORT_TURN
+  // A question back ("does PR#68 fix this?") asks, it does not decide.
+  const asks = /\?\s*$/.test(t)
+  if (awaiting?.kind === 'question' && short && !asks) {
+    if (isSubstantial(t)) pushDecision(state, 'reply', t, line, ts)
+    else if (awaiting.question !== undefined) pushDecision(state, 'reply', `${awaiting.question} → ${t}`, line, ts)
+  } else if (awaiting?.kind === 'rejection' || (awaiting?.kind === 'interrupt' && short && !asks && isSubstantial(t))) {
+    pushDecision(state, 'reply', t, line, ts)
+  } else if (short && explicit(t)) pushDecision(state, 'said', t, line, ts)
 }
 
 /** A lazy prompt record read into a plain one (its getters read once). */
@@ -113,9 +137,16 @@ export function noteCommit(state: ExtractState, line: number, hash: string | und
 const REJECTED = /^(?:Error: )?The user doesn't want to (?:proceed with this tool use|take this action)/
 const SAID = /the user said:\s*([\s\S]*)$/
 
-function toolTarget(tool: PendingTool): string {
-  const t = str(tool.input.file_path) ?? str(tool.input.notebook_path) ?? str(tool.input.command) ?? str(tool.input.url) ?? ''
-  return t.replace(/\s+/g, ' ').trim().slice(0, 80)
+/** What a rejected call was about, short: a file relative to the session's directory (else its last two parts), a command's start. */
+function toolTarget(state: ExtractState, tool: PendingTool): string {
+  const file = str(tool.input.file_path) ?? str(tool.input.notebook_path)
+  if (file !== undefined) {
+    const cwd = tool.cwd ?? state.cwd
+    const rel = cwd !== undefined && file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file
+    return rel.length <= 60 ? rel : `…/${rel.split(/[\\/]/).slice(-2).join('/')}`
+  }
+  const t = (str(tool.input.command) ?? str(tool.input.url) ?? '').replace(/\s+/g, ' ').trim()
+  return t.length <= 60 ? t : `${t.slice(0, 59)}…`
 }
 
 /** The answers of an AskUserQuestion result: `toolUseResult.answers` ({question: answer}), else its text. */
@@ -140,7 +171,8 @@ export function noteToolResult(state: ExtractState, tool: PendingTool, result: u
   if (REJECTED.test(text)) {
     const reason = SAID.exec(text)?.[1]?.trim()
     if (reason) {
-      const what = tool.name === 'ExitPlanMode' ? 'the plan' : `${tool.name}${toolTarget(tool) ? ` ${toolTarget(tool)}` : ''}`
+      const target = toolTarget(state, tool)
+      const what = tool.name === 'ExitPlanMode' ? 'the plan' : `${tool.name}${target ? ` ${target}` : ''}`
       pushDecision(state, 'rejection', `rejected ${what}: ${reason}`, tool.line, when)
     } else state.awaiting = { kind: 'rejection' }
     return

@@ -218,7 +218,7 @@ export function requestSections(s: Snapshot, cov: Coverage, title: string, prior
   const showGoal = goal !== undefined && !shown.some((t) => sameText(t, goal.text)) && !skip.some((k) => sameText(k, goal.text)) && !cov.text(goal.text)
   const goalTitle = `The goal, in the user's words${goal?.source === 'plan' ? ' (the plan they approved)' : fromLead(goal?.from)}`
   return [
-    ...(showGoal ? recorded('goal', goalTitle, contentLines(goal.text, goal.source === 'plan' ? PLAN_CHARS : REQUEST_CHARS), priority + 0.3) : []),
+    ...(showGoal ? recorded('goal', goalTitle, contentLines(goal.text, REQUEST_CHARS), priority + 0.3) : []),
     ...recorded('request', `${title}${fromLead(lastRecord?.from)}`, latest, priority),
   ]
 }
@@ -238,7 +238,11 @@ function nextStepSection(s: Snapshot, cov: Coverage, priority: number): Section[
 }
 
 function decisionsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
-  const lines = (s.decisions ?? []).filter((d) => !cov.text(d.text)).map((d) => `- ${oneLine(d.text, DECISION_CHARS)}`)
+  // The latest request is shown above in full: not again as a decision.
+  const shown = [s.task, s.requests.recent.at(-1)?.text].filter((t): t is string => t != null)
+  const lines = (s.decisions ?? [])
+    .filter((d) => !cov.text(d.text) && !shown.some((t) => sameText(t, d.text)))
+    .map((d) => `- ${oneLine(d.text, DECISION_CHARS)}`)
   return recorded('decisions', "The user's decisions", lines, priority)
 }
 
