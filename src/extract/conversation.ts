@@ -77,8 +77,8 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
   const awaiting = state.awaiting
   delete state.awaiting
   setLast(state, 'prompt')
-  // A slash command runs a procedure; the goal itself is the task, not a correction of it.
-  if (command !== undefined || state.goal?.line === line) return
+  // A slash command runs a procedure; the goal itself is the task, not a correction of it (unless it answers).
+  if (command !== undefined || (state.goal?.line === line && awaiting === undefined)) return
   const t = raw.trim()
   const short = t.length <= SHORT_TURN
   // A question back ("does PR#68 fix this?") asks, it does not decide.

@@ -3,22 +3,26 @@
  * step sits) and the next step it names. Pure string rules on text already redacted.
  */
 
-/** Where a kept piece may start or end: a line break, else the end of a sentence, else white space. */
+/**
+ * Where a kept piece may end: a line break near `at` (not below `floor`), else a sentence's end near it, else
+ * any white space before it, else nothing is kept (a piece never ends inside a word: a redaction marker or the
+ * head of a token).
+ */
 function boundaryBefore(text: string, at: number, floor: number): number {
   const nl = text.lastIndexOf('\n', at)
   if (nl >= floor) return nl
   for (let i = at; i >= floor; i--) if (/[.!?;:]/.test(text[i - 1] ?? '') && /\s/.test(text[i] ?? '')) return i
-  for (let i = at; i >= floor; i--) if (/\s/.test(text[i] ?? '')) return i
-  return at
+  for (let i = at; i > 0; i--) if (/\s/.test(text[i] ?? '')) return i
+  return 0
 }
 
+/** Where a kept piece may start, the same way from the other side. */
 function boundaryAfter(text: string, at: number, ceil: number): number {
   const nl = text.indexOf('\n', at)
   if (nl !== -1 && nl <= ceil) return nl + 1
-  for (let i = at; i < ceil; i++) if (/[.!?;:]/.test(text[i - 1] ?? '') && /\s/.test(text[i] ?? '')) return i + 1
-  // A piece never starts inside a word: a redaction marker or a token has no white space in it.
-  for (let i = at; i < ceil; i++) if (/\s/.test(text[i] ?? '')) return i + 1
-  return ceil
+  for (let i = at; i < ceil; i++) if (/[.!?;:]/.test(text[i - 1] ?? '') && /\s/.test(text[i] ?? '')) return i
+  for (let i = at; i < text.length; i++) if (/\s/.test(text[i] ?? '')) return i + 1
+  return text.length
 }
 
 /**
