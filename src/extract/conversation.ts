@@ -4,7 +4,7 @@
  */
 import { cutRedacted } from '../redact/secrets.js'
 import { isObject, str } from '../shared/json.js'
-import { CAPS, type DecisionRecord, type EndEvent, type ExtractState, type PendingTool, type PromptRecord } from './model.js'
+import { CAPS, type DecisionRecord, type EndEvent, type EndingFacts, type ExtractState, type PendingTool, type PromptRecord } from './model.js'
 import { closingQuestion, endsWithQuestion } from './reply.js'
 
 const TRIVIAL = /^(y|yes|yep|yeah|ok|okay|k|sure|go|go on|go ahead|continue|proceed|do it|please do|thanks|thank you|ty|no|nope|lgtm|done|next|\?|\.)[.!]*$/i
@@ -50,12 +50,18 @@ function pushDecision(state: ExtractState, kind: DecisionRecord['kind'], text: s
   if (list.length > CAPS.decisions) list.splice(0, list.length - CAPS.decisions)
 }
 
+/** The end facts rebuilt in one key order whatever changed (a resumed state must equal one read at once). */
+function setEnding(state: ExtractState, patch: Partial<EndingFacts>): void {
+  const e = { ...(state.ending ?? { last: 'tool' as EndEvent }), ...patch }
+  const out: EndingFacts = { last: e.last }
+  if (e.last === 'api-error' && e.apiError !== undefined) out.apiError = e.apiError
+  if (e.commitLine !== undefined) out.commitLine = e.commitLine
+  if (e.commitHash !== undefined) out.commitHash = e.commitHash
+  state.ending = out
+}
+
 function setLast(state: ExtractState, last: EndEvent): void {
-  if (state.ending === undefined) state.ending = { last }
-  else {
-    state.ending.last = last
-    if (last !== 'api-error') delete state.ending.apiError
-  }
+  setEnding(state, { last })
 }
 
 /**
@@ -63,7 +69,7 @@ function setLast(state: ExtractState, last: EndEvent): void {
  * it answers a question, a rejection or an interrupt, or says "don't"/"instead"; the session's last event.
  */
 export function noteRequest(state: ExtractState, raw: string, line: number, ts: string | undefined, command: string | undefined, from?: 'team-lead'): void {
-  if (state.goal === undefined) {
+  if (state.goal == null) {
     // A state saved before goals were kept may hold the first substantial request already.
     const earlier = state.counts.prompts > 1 ? state.prompts.find((p) => isGoal(p.text)) : undefined
     if (earlier !== undefined) state.goal = copyPrompt(earlier)
@@ -74,8 +80,8 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
       state.goal = goal
     }
   }
-  const awaiting = state.awaiting
-  delete state.awaiting
+  const awaiting = state.awaiting ?? undefined
+  state.awaiting = null
   setLast(state, 'prompt')
   // A slash command runs a procedure; the goal itself is the task, not a correction of it (unless it answers).
   if (command !== undefined || (state.goal?.line === line && awaiting === undefined)) return
@@ -105,7 +111,7 @@ export function noteReply(state: ExtractState, raw: string): void {
   if (endsWithQuestion(raw)) {
     const q = closingQuestion(raw)
     state.awaiting = { kind: 'question', ...(q !== undefined ? { question: cutRedacted(q, 150) } : {}) }
-  } else if (state.awaiting?.kind === 'question') delete state.awaiting
+  } else if (state.awaiting?.kind === 'question') state.awaiting = null
 }
 
 /** A main-thread tool call: an AskUserQuestion waits for the user. */
@@ -121,17 +127,13 @@ export function noteInterrupt(state: ExtractState): void {
 
 /** A main-thread API error message (Claude Code's own): its first line, redacted. */
 export function noteApiError(state: ExtractState, text: string): void {
-  setLast(state, 'api-error')
   const first = text.split('\n').find((l) => l.trim() !== '') ?? ''
-  state.ending!.apiError = cutRedacted(first.trim(), 200)
+  setEnding(state, { last: 'api-error', apiError: cutRedacted(first.trim(), 200) })
 }
 
 /** A commit of the main thread (the line of its call), for "committed" when nothing changed after it. */
 export function noteCommit(state: ExtractState, line: number, hash: string | undefined): void {
-  const e = (state.ending ??= { last: 'tool' })
-  e.commitLine = line
-  if (hash !== undefined) e.commitHash = hash
-  else delete e.commitHash
+  setEnding(state, { commitLine: line, commitHash: hash })
 }
 
 const REJECTED = /^(?:Error: )?The user doesn't want to (?:proceed with this tool use|take this action)/
@@ -215,7 +217,7 @@ function lastChangeLine(state: ExtractState): number {
  */
 export function endState(state: ExtractState, openTasks: number, lastReply: string | undefined): Ending | null {
   const e = state.ending
-  if (e === undefined) return null
+  if (e == null) return null
   if (e.last === 'api-error') return { state: 'api-error', ...(e.apiError ? { detail: e.apiError } : {}) }
   if (e.last === 'interrupt') return { state: 'interrupted' }
   if (e.last === 'ask' || (e.last === 'reply' && lastReply !== undefined && endsWithQuestion(lastReply))) return { state: 'waiting' }
@@ -242,6 +244,6 @@ export function goalOf(state: ExtractState): Goal | null {
     if (p.approved === true) return { text: p.text, source: 'plan', ...(p.ts !== undefined ? { ts: p.ts } : {}) }
   }
   const g = state.goal
-  if (g === undefined) return null
+  if (g == null) return null
   return { text: g.text, source: 'request', ...(g.from !== undefined ? { from: g.from } : {}), ...(g.ts !== undefined ? { ts: g.ts } : {}) }
 }

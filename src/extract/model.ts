@@ -168,12 +168,12 @@ export interface ExtractState {
   usage?: UsageRecord
   prLinks: string[]
   /** The session's first substantial request (redacted, cut): kept apart, since `prompts` drops the oldest. */
-  goal?: PromptRecord
+  goal?: PromptRecord | null
   /** The user's decisions and corrections, newest last (at most CAPS.decisions). */
   decisions?: DecisionRecord[]
-  ending?: EndingFacts
+  ending?: EndingFacts | null
   /** The user's next words answer something: a closing question, a rejection without reason, an interrupt. */
-  awaiting?: { kind: 'question' | 'rejection' | 'interrupt'; question?: string }
+  awaiting?: { kind: 'question' | 'rejection' | 'interrupt'; question?: string } | null
   counts: {
     entries: number
     prompts: number
@@ -248,6 +248,11 @@ export function createState(): ExtractState {
     microcompactions: 0,
     models: dict(),
     prLinks: [],
+    // Present from the start (null while unknown): a state saved and resumed then keeps its keys in one order.
+    goal: null,
+    decisions: [],
+    ending: null,
+    awaiting: null,
     counts: { entries: 0, prompts: 0, sidechainEntries: 0, apiErrors: 0, interrupts: 0 },
   }
 }
