@@ -71,7 +71,7 @@ describe('bookmark export', () => {
     expect(lines[1]).toBe(`Project root: \`${project}\`.`)
     expect(lines[2]).toMatch(new RegExp(`session \`sample-s\` on branch \`feature/export-csv\`, snapshot \`${id}\`\\.$`))
     // The sample's facts, each in its section: last request, open task, changed files, commit, last reply.
-    expect(r.stdout).toContain('## Last request')
+    expect(r.stdout).toContain('## Latest request')
     expect(r.stdout).toContain('also handle newlines inside note bodies, and keep the header row optional')
     expect(r.stdout).toContain('- [~] #3 Add tests for CSV quoting (in progress)')
     expect(r.stdout).toMatch(/- `src\/export\.ts` created \+28 -3/)

@@ -2,13 +2,15 @@
  * The extraction reducer: folds transcript entries into the session's running state. Pure (no I/O, no
  * clock); the state is plain JSON so it can be saved with the cursor and resumed later.
  */
-import { cutRedacted, cutRedactedTwice } from '../redact/secrets.js'
+import { cutRedacted, cutRedactedTwice, redact } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
+import { noteApiError, noteCommit, noteInterrupt, noteReply, noteRequest, noteToolCall, noteToolResult } from './conversation.js'
 import { applyToolOutcome, resolveChangedFiles, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
 import { type ScriptNode, parseScript } from './shell/index.js'
 import { CAPS, type ExtractState, type PendingTool, type PromptRecord, type RunDelta, createDelta, createState } from './model.js'
+import { headAndTail } from './reply.js'
 import { TASK_TOOLS, applyTaskTool } from './tasks.js'
 
 export interface ExtractContext extends FileContext {
@@ -149,19 +151,24 @@ function takePending(pending: Record<string, PendingTool>, id: string): PendingT
 }
 
 /**
- * The session's last reply as the state keeps it, `{ text: cutRedacted(raw, cap), ts }`, redacted when it is
- * first read. A session has one reply per turn and keeps only the last: redacting each as it went by cost 0.2 s
+ * The session's last reply as the state keeps it, `{ text: headAndTail(redact(raw), cap), ts }` (its head and its
+ * tail, where a closing question sits), redacted when it is first read. A session has one reply per turn and keeps only the last: redacting each as it went by cost 0.2 s
  * of a 500 MB capture. The getter makes it an ordinary value to every reader (JSON, spread, comparison).
  */
 function lastReply(raw: string, ts: string | undefined): NonNullable<ExtractState['lastAssistant']> {
   let text: string | undefined
   const reply = {
     get text(): string {
-      text ??= cutRedacted(raw, CAPS.assistantText)
+      text ??= keptReply(raw)
       return text
     },
   }
   return ts !== undefined ? Object.assign(reply, { ts }) : reply
+}
+
+/** What the state keeps of a reply: redacted, then its head and tail within CAPS.assistantText. */
+export function keptReply(raw: string): string {
+  return headAndTail(redact(raw), CAPS.assistantText)
 }
 
 /** Requests longer than this are redacted at once: a lazy record keeps its raw text until it is read. */
@@ -174,7 +181,7 @@ const LAZY_PROMPT_CHARS = 4_000
  * first read, as `lastReply` does: a session keeps its last 300 requests, and redacting the thousands before them
  * cost 0.07 s of a 500 MB capture. A long request is redacted at once, so that 300 lazy ones hold little.
  */
-function promptRecords(line: number, raw: string, ts: string | undefined): [PromptRecord, PromptRecord] {
+function promptRecords(line: number, raw: string, ts: string | undefined, from: 'team-lead' | undefined): [PromptRecord, PromptRecord] {
   let source = raw
   let texts = raw.length > LAZY_PROMPT_CHARS ? cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText) : undefined
   const get = (): [string, string] => {
@@ -196,7 +203,8 @@ function promptRecords(line: number, raw: string, ts: string | undefined): [Prom
       return get()[1]
     },
   }
-  return ts !== undefined ? [Object.assign(full, { ts }), Object.assign(short, { ts })] : [full, short]
+  const extra = { ...(ts !== undefined ? { ts } : {}), ...(from !== undefined ? { from } : {}) }
+  return [Object.assign(full, extra), Object.assign(short, extra)]
 }
 
 const NOT_BLANK = /\S/
@@ -229,7 +237,8 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       delete state.inBookmarkFeedback
       state.counts.prompts++
       delta.prompts++
-      const [full, short] = promptRecords(entry.line, entry.text, entry.timestamp || undefined)
+      noteRequest(state, entry.text, entry.line, entry.timestamp || undefined, entry.command, entry.from)
+      const [full, short] = promptRecords(entry.line, entry.text, entry.timestamp || undefined, entry.from)
       state.prompts.push(short)
       if (state.prompts.length > CAPS.prompts) {
         state.prompts.splice(0, state.prompts.length - CAPS.prompts)
@@ -242,6 +251,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
     case 'assistant': {
       if (entry.apiError) {
         state.counts.apiErrors++
+        if (!entry.sidechain && entry.block.type === 'text' && state.inBookmarkFeedback !== true) noteApiError(state, entry.block.text)
         return
       }
       if (!entry.sidechain && entry.messageId !== state.lastMessageId) {
@@ -261,10 +271,12 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
         // not blank: what `trim() !== ''` says, without a trimmed copy of every reply
         if (!entry.sidechain && NOT_BLANK.test(block.text) && state.inBookmarkFeedback !== true) {
           state.lastAssistant = lastReply(block.text, entry.timestamp || undefined)
+          noteReply(state, block.text)
           delta.assistantTexts++
         }
       } else if (block.type === 'tool_use') {
         bump(entry.sidechain ? state.subagentTools : state.tools, block.name)
+        if (!entry.sidechain && state.inBookmarkFeedback !== true) noteToolCall(state, block.name)
         const pending: PendingTool = { name: block.name, input: pendingInput(block.name, block.input), sidechain: entry.sidechain, line: entry.line }
         if (entry.timestamp !== undefined) pending.ts = entry.timestamp
         if (entry.cwd !== undefined && entry.cwd.length <= 4096) pending.cwd = entry.cwd
@@ -292,7 +304,10 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
       return
     }
     case 'note':
-      if (entry.note === 'interrupt' && !entry.sidechain) state.counts.interrupts++
+      if (entry.note === 'interrupt' && !entry.sidechain) {
+        state.counts.interrupts++
+        noteInterrupt(state)
+      }
       if (entry.note === 'bookmark-feedback' && !entry.sidechain) state.inBookmarkFeedback = true
       return
     case 'title':
@@ -334,6 +349,7 @@ function applyResult(
   isError: boolean,
   ts: string | undefined,
 ): void {
+  if (state.inBookmarkFeedback !== true) noteToolResult(state, tool, result, text, isError, ts)
   if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError, ctx.subagents !== false)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
@@ -341,7 +357,7 @@ function applyResult(
     // One parse serves the error rules, the git rules (which read the command as bash) and the file rules.
     const parsed = !isError && command !== '' ? parseScript(command, tool.name === 'PowerShell' ? 'powershell' : 'bash') : undefined
     applyToolOutcome(state, tool, text, isError, ts, parsed, result)
-    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined)
+    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined, tool.line)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!isError && !tool.sidechain) resolveChangedFiles(state, ctx.projectRoot, tool.line, ts)
     if (!tool.sidechain) noteShellReset(state, text)
@@ -351,7 +367,15 @@ function applyResult(
   }
 }
 
-function applyGit(state: ExtractState, command: string, output: string, isError: boolean, ts: string | undefined, parsed: ScriptNode[] | undefined): void {
+function applyGit(
+  state: ExtractState,
+  command: string,
+  output: string,
+  isError: boolean,
+  ts: string | undefined,
+  parsed: ScriptNode[] | undefined,
+  line: number,
+): void {
   let events: GitEvent[] = []
   try {
     events = gitEvents(command, output, isError, parsed)
@@ -361,6 +385,7 @@ function applyGit(state: ExtractState, command: string, output: string, isError:
   for (const event of events) {
     pushGit(state, event, ts)
     if (event.kind === 'branch') state.branch = event.to
+    if (event.kind === 'commit') noteCommit(state, line, event.hash)
   }
 }
 

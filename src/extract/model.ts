@@ -43,6 +43,32 @@ export interface PromptRecord {
   ts?: string
   line: number
   text: string
+  /** Sent by the lead of an agent team (a `<teammate-message teammate_id="team-lead">`), not typed by the user. */
+  from?: 'team-lead'
+}
+
+/**
+ * A choice or correction of the user's: an answer to AskUserQuestion (`answer`), an approved plan (`plan`), a
+ * tool call rejected with a reason (`rejection`), the reply to a question or after an interrupt (`reply`), an
+ * explicit "don't"/"instead" turn (`said`). Text redacted and cut.
+ */
+export interface DecisionRecord {
+  ts?: string
+  line: number
+  kind: 'answer' | 'plan' | 'rejection' | 'reply' | 'said'
+  text: string
+}
+
+/** What the main thread did last, as far as the session's end state goes. */
+export type EndEvent = 'prompt' | 'reply' | 'tool' | 'ask' | 'interrupt' | 'api-error'
+
+export interface EndingFacts {
+  last: EndEvent
+  /** The first line of the API error that was the main thread's last word (redacted, cut). */
+  apiError?: string
+  /** Line of the main thread's latest commit, and its hash when the output named it. */
+  commitLine?: number
+  commitHash?: string
 }
 
 export interface TaskRecord {
@@ -146,6 +172,13 @@ export interface ExtractState {
   inBookmarkFeedback?: boolean
   usage?: UsageRecord
   prLinks: string[]
+  /** The session's first substantial request (redacted, cut): kept apart, since `prompts` drops the oldest. */
+  goal?: PromptRecord | null
+  /** The user's decisions and corrections, newest last (at most CAPS.decisions). */
+  decisions?: DecisionRecord[]
+  ending?: EndingFacts | null
+  /** The user's next words answer something: a closing question, a rejection without reason, an interrupt. */
+  awaiting?: { kind: 'question' | 'rejection' | 'interrupt'; question?: string } | null
   counts: {
     entries: number
     prompts: number
@@ -179,6 +212,9 @@ export const CAPS = {
   tools: 10,
   files: 2_000,
   prLinks: 20,
+  goalText: 2_000,
+  decisions: 8,
+  decisionText: 300,
 } as const
 
 export { dict }
@@ -217,6 +253,11 @@ export function createState(): ExtractState {
     microcompactions: 0,
     models: dict(),
     prLinks: [],
+    // Present from the start (null while unknown): a state saved and resumed then keeps its keys in one order.
+    goal: null,
+    decisions: [],
+    ending: null,
+    awaiting: null,
     counts: { entries: 0, prompts: 0, sidechainEntries: 0, apiErrors: 0, interrupts: 0 },
   }
 }

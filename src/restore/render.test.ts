@@ -24,15 +24,11 @@ describe('renderStartup', () => {
         'Next: quote fields that contain commas.',
         '```',
         '',
-        "## The task, in the user's words",
+        '## Latest request',
         '',
         '```recorded',
         'Add CSV export to the notes list, with a header row and quoted fields',
-        '```',
         '',
-        '## Last request',
-        '',
-        '```recorded',
         'yes, and make the tests pass',
         '```',
         '',
@@ -98,20 +94,20 @@ describe('renderStartup', () => {
       }),
       body: 'We were asked to ADD CSV export to the notes\nlist, with a header row and quoted fields.',
       has: [],
-      hasNot: ['## Last request'],
+      hasNot: ['## Latest request'],
     },
     {
       name: 'a short request is repeated even when its words appear',
       snapshot: snap({ task: 'fix it', requests: requests('fix it') }),
       body: 'I will fix it tomorrow.',
-      has: ['## Last request\n\n```recorded\nfix it\n```'],
+      has: ['## Latest request\n\n```recorded\nfix it\n```'],
       hasNot: [],
     },
     {
       name: 'the same task and latest request are shown once, without labels',
       snapshot: snap({ task: 'Rename the export module', requests: requests('Rename the export module') }),
-      has: ['## Last request\n\n```recorded\nRename the export module\n```'],
-      hasNot: ["## The task, in the user's words"],
+      has: ['## Latest request\n\n```recorded\nRename the export module\n```'],
+      hasNot: ["## The goal, in the user's words", '\n\nRename the export module'],
     },
     {
       name: 'a file named as a whole token (even before a full stop) is covered; a longer path containing it is not',
@@ -201,7 +197,7 @@ describe('renderStartup', () => {
     expect(text).toMatch(/of the handoff, with enough words to take room\.\n```\n- … \d+ more\n\n## /)
     const narrativeChars = text.slice(text.indexOf('Line 0'), text.indexOf('\n```\n- …')).length
     expect(narrativeChars).toBeLessThanOrEqual(3_600) // 60% of the budget
-    expect(text).toContain('## Last request')
+    expect(text).toContain('## Latest request')
     expect(text).toContain('## Open tasks')
   })
 
@@ -299,9 +295,7 @@ describe('renderCompactResume', () => {
   it('an older task than the last three requests is shown with the latest request', () => {
     const s = snap({ task: 'The big refactor of the storage layer', requests: requests('The big refactor of the storage layer', 'a', 'b', 'ok') })
     const text = renderCompactResume({ project: 'p', snapshot: s, budget: 6_000, latestPath: '/L.md' })
-    expect(text).toContain(
-      "## The task, in the user's words\n\n```recorded\nThe big refactor of the storage layer\n```\n\n## Latest request\n\n```recorded\nok\n```",
-    )
+    expect(text).toContain('## Latest request\n\n```recorded\nThe big refactor of the storage layer\n\nok\n```')
     expect(text).toContain('## Earlier requests (oldest first)\n\n```recorded\n- a\n- b\n```')
   })
 

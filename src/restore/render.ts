@@ -9,7 +9,9 @@
  * says what the fences mean. Values quoted in our own sentences (names, paths, branches, warnings) stay on
  * one line with controls escaped and host tags neutralised.
  */
+import type { Ending } from '../extract/conversation.js'
 import type { ErrorRecord, GitRecord } from '../extract/model.js'
+import { closingQuestion, headAndTail, nextStep } from '../extract/reply.js'
 import { type Snapshot, type TaskItem, openTasks } from '../snapshot/model.js'
 import { fileLine, gitLine } from '../snapshot/render.js'
 import { type Section, fitSections } from './budget.js'
@@ -56,7 +58,10 @@ export interface ResumeInput {
 /** Files listed in full up to this many; beyond it the most recent ones and a `… N more` line. */
 export const FILES_SHOWN = 15
 const REQUEST_CHARS = 600
-const ASSISTANT_CHARS = 500
+/** The last assistant message: its first ASSISTANT_HEAD and last ASSISTANT_TAIL characters (where its question sits). */
+const ASSISTANT_HEAD = 200
+const ASSISTANT_TAIL = 300
+const DECISION_CHARS = 220
 const PLAN_CHARS = 800
 const ERRORS_SHOWN = 10
 const TASKS_SHOWN = 30
@@ -174,19 +179,106 @@ function recorded(id: string, title: string | undefined, lines: string[], priori
   return section(id, title, lines, priority, omitted).map((s) => ({ ...s, fence: fenceFor(lines) }))
 }
 
+/** Text compared as a reader would: white space folded, case and a cut's `…` ignored. */
+function normalised(t: string): string {
+  return t.replace(/…\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase()
+}
+
+/** The same text: equal once normalised, or one a cut of the other (a long paste kept to two lengths). */
+export function sameText(a: string, b: string): boolean {
+  const x = normalised(a)
+  const y = normalised(b)
+  if (x === y) return true
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x]
+  return short.length >= 60 && long.startsWith(short)
+}
+
+function fromLead(from: string | undefined): string {
+  return from === 'team-lead' ? ' (from the team lead)' : ''
+}
+
 /**
- * The current task (when it is not the latest request) and the latest request, each in its own fenced
- * section; the task is cut before the latest request.
+ * The session's goal (its first substantial request or the plan the user approved) and the latest request, each
+ * in its own fenced section, never the same text twice. The latest request is the latest substantial one, with
+ * the very last words after it when those differ ("yes, go ahead"). The goal is cut before the latest request.
  */
-function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
-  const last = s.requests.recent.at(-1)?.text
+export function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
+  const lastRecord = s.requests.recent.at(-1)
+  const last = lastRecord?.text
   const task = s.task ?? undefined
-  const showTask = task !== undefined && task !== last && !skip.includes(task) && !cov.text(task)
+  const showTask = task !== undefined && (last === undefined || !sameText(task, last)) && !skip.some((k) => sameText(k, task)) && !cov.text(task)
   const showLast = last !== undefined && !cov.text(last)
-  return [
-    ...(showTask ? recorded('task', "The task, in the user's words", contentLines(task, REQUEST_CHARS), priority + 0.5) : []),
-    ...(showLast ? recorded('request', title, contentLines(last, REQUEST_CHARS), priority) : []),
+  const latest = [
+    ...(showTask ? contentLines(task, REQUEST_CHARS) : []),
+    ...(showTask && showLast ? [''] : []),
+    ...(showLast ? contentLines(last, REQUEST_CHARS) : []),
   ]
+  const goal = s.goal ?? undefined
+  const shown = [task, last].filter((t): t is string => t !== undefined)
+  const showGoal = goal !== undefined && !shown.some((t) => sameText(t, goal.text)) && !skip.some((k) => sameText(k, goal.text)) && !cov.text(goal.text)
+  const goalTitle = `The goal, in the user's words${goal?.source === 'plan' ? ' (the plan they approved)' : fromLead(goal?.from)}`
+  return [
+    ...(showGoal ? recorded('goal', goalTitle, contentLines(goal.text, REQUEST_CHARS), priority + 0.3) : []),
+    ...recorded('request', `${title}${fromLead(lastRecord?.from)}`, latest, priority),
+  ]
+}
+
+/** The reply's last word when nothing came after it: a request newer than the reply has answered it. */
+function replyIsLast(s: Snapshot): boolean {
+  const reply = s.lastAssistant
+  if (!reply) return false
+  const asked = s.requests.recent.at(-1)?.ts
+  return reply.ts === undefined || asked === undefined || asked <= reply.ts
+}
+
+function nextStepSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const step = s.lastAssistant && replyIsLast(s) ? nextStep(s.lastAssistant.text) : undefined
+  if (step === undefined || cov.text(step)) return []
+  return recorded('next', 'Next step', contentLines(step, REQUEST_CHARS), priority)
+}
+
+function decisionsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  // The latest request is shown above in full: not again as a decision.
+  const shown = [s.task, s.requests.recent.at(-1)?.text].filter((t): t is string => t != null)
+  const lines = (s.decisions ?? [])
+    .filter((d) => !cov.text(d.text) && !shown.some((t) => sameText(t, d.text)))
+    .map((d) => `- ${oneLine(d.text, DECISION_CHARS)}`)
+  return recorded('decisions', "The user's decisions", lines, priority)
+}
+
+/** The last reply's head and tail; its closing question goes when the Next step section states it. */
+function assistantSection(s: Snapshot, cov: Coverage, stepShown: boolean, priority: number): Section[] {
+  const reply = s.lastAssistant
+  if (!reply || cov.text(reply.text)) return []
+  let text = reply.text.trim()
+  const q = stepShown ? closingQuestion(text) : undefined
+  const at = q !== undefined ? text.lastIndexOf(q) : -1
+  if (at > 0) text = text.slice(0, at).trimEnd()
+  const kept = headAndTail(text, ASSISTANT_HEAD + ASSISTANT_TAIL + 3, ASSISTANT_HEAD, ASSISTANT_TAIL)
+  return recorded('assistant', 'Last assistant message', contentLines(kept), priority)
+}
+
+const END_STATES: Record<Ending['state'], string> = {
+  waiting: "waiting for the user's answer",
+  interrupted: 'interrupted by the user',
+  'api-error': 'on an API error',
+  committed: 'committed',
+  'mid-work': 'mid-work',
+  replied: 'after a reply, with no work open',
+}
+
+/**
+ * `How the last session ended: <state>.` Our own sentence: the only recorded values in it (the API error's
+ * first line, the commit hash) go through `code`. `extra` facts follow after `; ` (e.g. `3 changed files not
+ * committed`).
+ */
+export function endingLine(e: Ending, extra: string[] = []): string {
+  let state = END_STATES[e.state] ?? 'mid-work'
+  if (e.detail !== undefined && e.detail !== '') {
+    if (e.state === 'api-error') state += `: ${code(e.detail, 160)}`
+    else if (e.state === 'committed') state += ` ${/^[0-9a-f]{4,64}$/.test(e.detail) ? e.detail.slice(0, 7) : code(e.detail, 12)}`
+  }
+  return `How the last session ended: ${state}${extra.map((x) => `; ${x}`).join('')}.`
 }
 
 function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
@@ -269,21 +361,27 @@ export function renderStartup(i: StartupInput): string {
   if (s) head.push(snapshotLine(s))
   if (!s && !n) head.push('No handoff notes and no snapshot were found for this project.')
   else head.push(RECORDED_NOTE)
+  if (s?.ending) {
+    // Facts about the end that are not in the transcript (git's: `N changed files not committed`) go here.
+    const endFacts: string[] = []
+    head.push(endingLine(s.ending, endFacts))
+  }
   for (const w of uniqueLines([...i.warnings, n?.staleWarning, ...(n?.notes ?? [])])) head.push(`- ${w}`)
 
   const cov = coverage(n?.body)
   const sections: Section[] = [...narrativeSection(n, 1, s ? Math.floor(i.budget * NARRATIVE_SHARE) : Number.POSITIVE_INFINITY)]
   if (s) {
+    const next = nextStepSection(s, cov, 2.6)
     sections.push(
-      ...requestSections(s, cov, 'Last request', 2),
+      ...requestSections(s, cov, 'Latest request', 2),
+      ...next,
       ...tasksSection(s, cov, 3),
+      ...decisionsSection(s, cov, 3.5),
       ...filesSection(s, cov, 4),
       ...commitSection(s, cov, 5),
       ...errorsSection(s, cov, 6),
+      ...assistantSection(s, cov, next.length > 0, 7),
     )
-    if (s.lastAssistant && !cov.text(s.lastAssistant.text)) {
-      sections.push(...recorded('assistant', 'Last assistant message', contentLines(s.lastAssistant.text, ASSISTANT_CHARS), 7))
-    }
   }
   const foot = n
     ? [`Full record: ${code(i.narrativePath, 300)} and ${code(i.latestPath, 300)} (\`bookmark show\`).`]

@@ -2,8 +2,10 @@
  * A snapshot: the value a capture produces and the store writes. Built from the extraction state by a
  * pure function; ids, time and paths come in as arguments.
  */
+import { type Ending, type Goal, endState, goalOf, isSubstantial } from '../extract/conversation.js'
 import type {
   CompactionRecord,
+  DecisionRecord,
   ErrorRecord,
   ExtractState,
   FileRecord,
@@ -14,7 +16,8 @@ import type {
   UsageRecord,
 } from '../extract/model.js'
 import { CAPS } from '../extract/model.js'
-import { cutRedacted } from '../redact/secrets.js'
+import { headAndTail } from '../extract/reply.js'
+import { redact } from '../redact/secrets.js'
 import { compareText } from '../shared/text.js'
 
 export const SNAPSHOT_VERSION = 1
@@ -61,6 +64,12 @@ export interface Snapshot {
   }
   /** The current task in the user's own words (their latest substantial request). */
   task: string | null
+  /** The session's goal: the plan the user approved last, else its first substantial request (absent before). */
+  goal?: Goal | null
+  /** The user's decisions and corrections, newest last (absent in snapshots written before). */
+  decisions?: DecisionRecord[]
+  /** How the session ended, from the transcript (absent in snapshots written before; null when unknown). */
+  ending?: Ending | null
   requests: { count: number; dropped: number; all: PromptRecord[]; recent: PromptRecord[] }
   lastAssistant: { ts?: string; text: string; source: 'transcript' | 'hook' } | null
   tasks: { source: 'TodoWrite' | 'TaskCreate' | null; items: TaskItem[] }
@@ -95,6 +104,9 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
     project: true,
     session: true,
     task: true,
+    goal: true,
+    decisions: true,
+    ending: true,
     requests: true,
     lastAssistant: true,
     tasks: true,
@@ -118,6 +130,9 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
   ...names<Snapshot['requests']>({ count: true, dropped: true, all: true, recent: true }),
   ...names<NonNullable<Snapshot['lastAssistant']>>({ ts: true, text: true, source: true }),
   ...names<Snapshot['tasks']>({ source: true, items: true }),
+  ...names<Goal>({ text: true, source: true, from: true, ts: true }),
+  ...names<DecisionRecord>({ ts: true, line: true, kind: true, text: true }),
+  ...names<Ending>({ state: true, detail: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
   ...names<CaptureInfo>({
     transcript: true,
@@ -143,15 +158,11 @@ export interface SnapshotMeta {
   lastAssistantMessage?: string
 }
 
-const TRIVIAL = /^(y|yes|yep|yeah|ok|okay|k|sure|go|go on|go ahead|continue|proceed|do it|please do|thanks|thank you|ty|no|nope|lgtm|done|next|\?|\.)[.!]*$/i
-
 /** The latest request that says something (not "yes", "continue" or a bare `/command`); else the latest one. */
 export function currentTask(prompts: PromptRecord[]): string | null {
   for (let i = prompts.length - 1; i >= 0; i--) {
-    const p = prompts[i]!
-    const t = p.text.trim()
-    // A bare slash command (`/review`) names a procedure, not the task: look further back.
-    if (t.length >= 12 && !TRIVIAL.test(t) && !/^\/\S+$/.test(t)) return t
+    const t = prompts[i]!.text.trim()
+    if (isSubstantial(t)) return t
   }
   const last = prompts[prompts.length - 1]
   return last ? last.text : null
@@ -180,9 +191,10 @@ export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
   let lastAssistant: Snapshot['lastAssistant'] = state.lastAssistant ? { ...state.lastAssistant, source: 'transcript' } : null
   if (meta.lastAssistantMessage && meta.lastAssistantMessage.trim() !== '') {
     // Compared as stored: the state keeps the transcript's text redacted and cut.
-    const text = cutRedacted(meta.lastAssistantMessage, CAPS.assistantText)
+    const text = headAndTail(redact(meta.lastAssistantMessage), CAPS.assistantText)
     if (text !== state.lastAssistant?.text) lastAssistant = { text, source: 'hook' }
   }
+  const tasks = taskItems(state)
   return {
     version: SNAPSHOT_VERSION,
     id: meta.id,
@@ -200,9 +212,17 @@ export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
       models: state.models,
     },
     task: currentTask(recent.length > 0 ? recent : state.prompts),
+    goal: goalOf(state),
+    decisions: state.decisions ?? [],
+    ending: endState(
+      // The Stop hook's reply is the turn's last word even when the transcript has not caught up with it.
+      lastAssistant?.source === 'hook' && state.ending ? { ...state, ending: { ...state.ending, last: 'reply' } } : state,
+      tasks.items.filter((t) => t.status !== 'completed').length,
+      lastAssistant?.text,
+    ),
     requests: { count: state.counts.prompts, dropped: state.promptsDropped, all: state.prompts, recent },
     lastAssistant,
-    tasks: taskItems(state),
+    tasks,
     plans: state.plans,
     files: byRecency(state.files),
     outsideFiles: byRecency(state.outside),

@@ -22,6 +22,8 @@ export interface PromptEntry extends EntryBase {
   text: string
   /** A slash command the user ran (`/review`), when the prompt was one. */
   command?: string
+  /** A request the lead of an agent team sent this teammate session (`<teammate-message teammate_id="team-lead">`). */
+  from?: 'team-lead'
 }
 
 export type AssistantBlock =

@@ -33,6 +33,23 @@ describe('parseLine: user lines', () => {
     expect(r.entries[0]).toMatchObject({ kind: 'prompt', text: '/orchestrator create TODO app', command: 'orchestrator' })
   })
 
+  it("takes the team lead's teammate messages as requests, not teammates' reports or protocol messages", () => {
+    // A teammate's session (Claude Code 2.1.x agent teams): its task assignment comes from the lead.
+    const lead = one(
+      prompt(
+        '<teammate-message teammate_id="team-lead" summary="Analyze WebFrogger">\nYou are the Game Designer.\n\nClaim Task #1.\n</teammate-message>\n\n<teammate-message teammate_id="team-lead">\n{"type":"shutdown_request","requestId":"r1"}\n</teammate-message>',
+      ),
+    )
+    expect(lead.entries).toEqual([expect.objectContaining({ kind: 'prompt', text: 'You are the Game Designer.\n\nClaim Task #1.', from: 'team-lead' })])
+    // The lead's own session (cc-2.1.41-agent-teams line 158): reports from teammates and idle notifications.
+    const report = one(
+      prompt(
+        '<teammate-message teammate_id="proxy-fix" color="green" summary="Task #2 done">\nTask #2 done.\n</teammate-message>\n\n<teammate-message teammate_id="proxy-fix" color="green">\n{"type":"idle_notification","from":"proxy-fix","idleReason":"available"}\n</teammate-message>',
+      ),
+    )
+    expect(report.entries).toEqual([expect.objectContaining({ kind: 'note', note: 'teammate' })])
+  })
+
   it('strips IDE and reminder wrappers from a typed prompt', () => {
     const r = one(prompt('<ide_opened_file>The user opened a.ts</ide_opened_file> why does this fail?'))
     expect(r.entries[0]).toMatchObject({ kind: 'prompt', text: 'why does this fail?' })

@@ -349,7 +349,10 @@ export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry 
   if (text.startsWith('<task-notification>') || text.startsWith('<agent-notification>')) {
     return noteEntry(base, 'task-notification')
   }
-  if (text.startsWith('<teammate-message')) return noteEntry(base, 'teammate')
+  if (text.startsWith('<teammate-message')) {
+    const lead = teamLeadText(text)
+    return lead === undefined ? noteEntry(base, 'teammate') : { ...base, kind: 'prompt', text: lead, from: 'team-lead' }
+  }
   const command = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text)
   if (command && command[1]) {
     const name = command[1]
@@ -358,6 +361,24 @@ export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry 
     return { ...base, kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, command: name }
   }
   return { ...base, kind: 'prompt', text }
+}
+
+const TEAMMATE_BLOCK = /<teammate-message\b([^>]*)>([\s\S]*?)<\/teammate-message>/g
+
+/**
+ * What the team lead asked in `<teammate-message teammate_id="team-lead" …>` blocks, joined: in a teammate's
+ * session these are its requests and task assignments. Messages from other teammates (their reports, in the
+ * lead's own session) and the team's JSON protocol messages (`idle_notification`, `shutdown_request`) are not.
+ */
+export function teamLeadText(text: string): string | undefined {
+  const parts: string[] = []
+  for (const m of text.matchAll(TEAMMATE_BLOCK)) {
+    if (!/\bteammate_id="team-lead"/.test(m[1] ?? '')) continue
+    const body = (m[2] ?? '').trim()
+    if (body === '' || /^\{[\s\S]*"type"\s*:\s*"[a-z_]+"[\s\S]*\}$/.test(body)) continue
+    parts.push(body)
+  }
+  return parts.length > 0 ? parts.join('\n\n') : undefined
 }
 
 function resultText(content: unknown): string {

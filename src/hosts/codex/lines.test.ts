@@ -138,15 +138,16 @@ describe('Codex commands', () => {
       META,
       call('c1', 'rg -n "claude-trace" bunfig.toml', '/w/proj'),
       out('c1', 2, 'rg: bunfig.toml: No such file or directory (os error 2)\n'),
+      call('c4', 'bun run build', '/w/proj'),
+      out('c4', 1, 'error: script "build" exited with code 1\n'),
       call('c2', 'git commit -m "Remove the trace plugin"'),
       out('c2', 0, '[main 1a2b3c4] Remove the trace plugin\n 2 files changed, 3 deletions(-)\n'),
       call('c3', 'echo hello > hello.txt'),
       out('c3', 0, ''),
     ])
-    expect(state.tools).toEqual({ Bash: 3 })
-    expect(state.errors.map((e) => [e.tool, e.target, e.message])).toEqual([
-      ['Bash', 'rg -n "claude-trace" bunfig.toml', 'Exit code 2: rg: bunfig.toml: No such file or directory (os error 2)'],
-    ])
+    expect(state.tools).toEqual({ Bash: 4 })
+    // A search that found nothing is exploration, not an error (issue 18); the failed build is one.
+    expect(state.errors.map((e) => [e.tool, e.target, e.message])).toEqual([['Bash', 'bun run build', 'Exit code 1: error: script "build" exited with code 1']])
     expect(state.git.map((g) => g.event)).toContainEqual(expect.objectContaining({ kind: 'commit', hash: '1a2b3c4', message: 'Remove the trace plugin' }))
     expect(state.files['hello.txt']).toMatchObject({ op: 'created', tools: ['Bash'] })
   })
