@@ -3,7 +3,7 @@
  * the session comes back with source "compact". Claude Code discards this hook's output: it prints nothing.
  */
 import { capture, storeOptions } from '../capture/capture.js'
-import { renderCompactResume } from '../restore/render.js'
+import { renderCompactResume } from '../restore/compact.js'
 import { ProjectStore } from '../store/store.js'
 import { prepareAfterCapture, usableNarrative } from './restore.js'
 import type { HookContext } from './run.js'

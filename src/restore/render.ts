@@ -1,5 +1,5 @@
 /**
- * The texts restore gives the host model: at startup/clear, after a compaction, on resume, and the
+ * The texts restore gives the host model: at startup/clear, on resume, and the
  * refusal for a handoff too old to load. Pure: every value comes in as an argument. Plain Markdown, no
  * trailing newline, never longer than the budget (see fitSections).
  *
@@ -38,14 +38,6 @@ export interface StartupInput {
   title?: string
 }
 
-export interface CompactInput {
-  project: string
-  snapshot: Snapshot
-  narrative?: NarrativeInput
-  budget: number
-  latestPath: string
-}
-
 export interface ResumeInput {
   project: string
   changes: { sessionId: string; snapshotId: string; createdAt: string; files: string[] }[]
@@ -55,9 +47,9 @@ export interface ResumeInput {
 
 /** Files listed in full up to this many; beyond it the most recent ones and a `… N more` line. */
 export const FILES_SHOWN = 15
-const REQUEST_CHARS = 600
+export const REQUEST_CHARS = 600
 const ASSISTANT_CHARS = 500
-const PLAN_CHARS = 800
+export const PLAN_CHARS = 800
 const ERRORS_SHOWN = 10
 const TASKS_SHOWN = 30
 /** Longest narrative line kept whole; longer ones are cut with `…` (fitSections never cuts lines). */
@@ -117,7 +109,7 @@ function uniqueLines(items: (string | undefined)[]): string[] {
 }
 
 /** Which snapshot facts the narrative body already states. */
-interface Coverage {
+export interface Coverage {
   text(s: string): boolean
   path(p: string): boolean
 }
@@ -125,7 +117,7 @@ interface Coverage {
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase()
 const PATH_CHAR = /[A-Za-z0-9_./\\-]/
 
-function coverage(body: string | undefined): Coverage {
+export function coverage(body: string | undefined): Coverage {
   if (body === undefined) return { text: () => false, path: () => false }
   const hay = flat(body)
   return {
@@ -170,7 +162,7 @@ function section(id: string, title: string | undefined, lines: string[], priorit
 }
 
 /** A section of recorded lines (already cleaned: contentLines, oneLine, code), fenced so they cannot close it. */
-function recorded(id: string, title: string | undefined, lines: string[], priority: number, omitted = 0): Section[] {
+export function recorded(id: string, title: string | undefined, lines: string[], priority: number, omitted = 0): Section[] {
   return section(id, title, lines, priority, omitted).map((s) => ({ ...s, fence: fenceFor(lines) }))
 }
 
@@ -178,7 +170,7 @@ function recorded(id: string, title: string | undefined, lines: string[], priori
  * The current task (when it is not the latest request) and the latest request, each in its own fenced
  * section; the task is cut before the latest request.
  */
-function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
+export function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
   const last = s.requests.recent.at(-1)?.text
   const task = s.task ?? undefined
   const showTask = task !== undefined && task !== last && !skip.includes(task) && !cov.text(task)
@@ -189,7 +181,7 @@ function requestSections(s: Snapshot, cov: Coverage, title: string, priority: nu
   ]
 }
 
-function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+export function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const open = openTasks(s)
   const shown = open.filter((t) => !cov.text(t.text))
   if (shown.length === 0) return []
@@ -197,7 +189,7 @@ function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   return recorded('tasks', `Open tasks (${open.length} of ${s.tasks.items.length})`, listed.map(taskLine), priority, shown.length - listed.length)
 }
 
-function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+export function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const shown = s.files.filter((f) => !cov.path(f.path))
   if (shown.length === 0) return []
   const named = s.files.length - shown.length
@@ -212,7 +204,7 @@ function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   )
 }
 
-function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+export function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const g = lastCommit(s)
   if (!g || g.event.kind !== 'commit') return []
   const e = g.event
@@ -220,7 +212,7 @@ function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] 
   return recorded('commit', 'Last commit', [oneLine(gitLine(g), 300)], priority)
 }
 
-function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+export function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const open = s.errors.filter((e) => !e.resolved && !cov.text(e.message))
   if (open.length === 0) return []
   const newestFirst = open.slice().reverse()
@@ -232,7 +224,7 @@ function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] 
  * The narrative, kept to `maxChars` so that a long one cannot crowd out every fact (the rest is counted
  * in the `… N more` line; the file itself has it all).
  */
-function narrativeSection(
+export function narrativeSection(
   n: NarrativeInput | undefined,
   priority: number,
   maxChars = Number.POSITIVE_INFINITY,
@@ -288,40 +280,6 @@ export function renderStartup(i: StartupInput): string {
   const foot = n
     ? [`Full record: ${code(i.narrativePath, 300)} and ${code(i.latestPath, 300)} (\`bookmark show\`).`]
     : [`Full record: ${code(i.latestPath, 300)} (\`bookmark show\`).`]
-  return fitSections(head, sections, foot, i.budget).text
-}
-
-/**
- * After a compaction, in the same session: the latest request (and the task when it is older), the
- * earlier of the last three requests, open tasks, files, unresolved errors, last commit, the latest plan
- * and the narrative body when given.
- */
-export function renderCompactResume(i: CompactInput): string {
-  const s = i.snapshot
-  const n = i.narrative
-  const head = [`# Bookmark: ${code(i.project, 120)}`, 'This session was just compacted; here is where it stood.', RECORDED_NOTE]
-  const none = coverage(undefined)
-  const recent = s.requests.recent.slice(-3)
-  const earlier = recent.slice(0, -1).map((p) => `- ${oneLine(p.text, REQUEST_CHARS)}`)
-  const plan = s.plans.at(-1)
-  const planSection = plan ? recorded('plan', `Latest plan${plan.approved === false ? ' (not approved)' : ''}`, contentLines(plan.text, PLAN_CHARS), 6) : []
-  const sections: Section[] = [
-    ...recorded('earlier', 'Earlier requests (oldest first)', earlier, 7),
-    ...requestSections(
-      s,
-      none,
-      'Latest request',
-      1,
-      recent.map((p) => p.text),
-    ),
-    ...tasksSection(s, none, 2),
-    ...filesSection(s, none, 3),
-    ...errorsSection(s, none, 4),
-    ...commitSection(s, none, 5.5),
-    ...planSection,
-    ...narrativeSection(n, 5, Number.POSITIVE_INFINITY, 'Handoff notes (bookmark.context.md)'),
-  ]
-  const foot = [`Full record: ${code(i.latestPath, 300)}${n ? ` and ${code(n.path, 300)}` : ''} (\`bookmark show\`).`]
   return fitSections(head, sections, foot, i.budget).text
 }
 
