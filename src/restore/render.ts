@@ -16,6 +16,7 @@ import { type Section, fitSections } from './budget.js'
 import { FENCE_LABEL, codeValue as code, contentLine, contentLines, fenceFor, neutraliseTags, oneLineValue as oneLine, splitLines } from './fence.js'
 import type { Identity } from './identity.js'
 import { compareText } from '../shared/text.js'
+import { demoteNarrative, earlierSections } from './recent.js'
 
 export interface NarrativeInput {
   body: string
@@ -36,6 +37,10 @@ export interface StartupInput {
   narrativePath: string
   /** The first line instead of "continuing work in": an export is read by people and other tools, not resumed. */
   title?: string
+  /** The newest snapshot of an earlier session that did work, when the latest one did none (recent.ts). */
+  earlier?: Snapshot
+  /** What came after the handoff was written (`2 commits and 3 file changes`): the facts then come first. */
+  narrativeSince?: string
 }
 
 export interface ResumeInput {
@@ -263,7 +268,8 @@ export function renderStartup(i: StartupInput): string {
   else head.push(RECORDED_NOTE)
   for (const w of uniqueLines([...i.warnings, n?.staleWarning, ...(n?.notes ?? [])])) head.push(`- ${w}`)
 
-  const cov = coverage(n?.body)
+  // A handoff older than the work does not hide the facts it names: it may be cut first.
+  const cov = coverage(i.narrativeSince === undefined ? n?.body : undefined)
   const sections: Section[] = [...narrativeSection(n, 1, s ? Math.floor(i.budget * NARRATIVE_SHARE) : Number.POSITIVE_INFINITY)]
   if (s) {
     sections.push(
@@ -277,6 +283,10 @@ export function renderStartup(i: StartupInput): string {
       sections.push(...recorded('assistant', 'Last assistant message', contentLines(s.lastAssistant.text, ASSISTANT_CHARS), 7))
     }
   }
+  // Issue 18: an earlier session's work when the latest did none; a handoff older than the work after the facts.
+  sections.push(...earlierSections(i.earlier, cov, 3.5))
+  if (i.narrativeSince !== undefined)
+    demoteNarrative(sections, `Handoff notes from the last session (written before ${i.narrativeSince} that came after it)`, 8)
   const foot = n
     ? [`Full record: ${code(i.narrativePath, 300)} and ${code(i.latestPath, 300)} (\`bookmark show\`).`]
     : [`Full record: ${code(i.latestPath, 300)} (\`bookmark show\`).`]
