@@ -35,7 +35,7 @@ describe('renderCompactResume', () => {
     expect(renderCompactResume(input({ narrative: OWN }))).toBe(
       [
         '# Bookmark: `acme-notes` after compaction',
-        'What a summary tends to lose, as recorded up to the compaction (branch `feature/export-csv`, HEAD `3f9c2a1`).',
+        'This session was just compacted; here is what a summary tends to lose (branch `feature/export-csv`, HEAD `3f9c2a1`).',
         NOTE,
         '',
         '## Latest request, exactly',
@@ -174,7 +174,7 @@ describe('renderCompactResume', () => {
 
   it('the branch comes from the transcript when git gave none; no HEAD then', () => {
     const text = renderCompactResume(input({ git: {} }))
-    expect(text.split('\n')[1]).toBe('What a summary tends to lose, as recorded up to the compaction (branch `feature/export-csv`).')
+    expect(text.split('\n')[1]).toBe('This session was just compacted; here is what a summary tends to lose (branch `feature/export-csv`).')
   })
 
   it('stays within every budget and is deterministic; under 2,000 the latest request outlives everything', () => {

@@ -170,7 +170,7 @@ function render(i: CompactInput, pathsOnly: boolean): ReturnType<typeof fitSecti
   const own = narrativePart(i)
   const head = [
     `# Bookmark: ${code(i.project, 120)} after compaction`,
-    `What a summary tends to lose, as recorded up to the compaction${where.length > 0 ? ` (${where.join(', ')})` : ''}.`,
+    `This session was just compacted; here is what a summary tends to lose${where.length > 0 ? ` (${where.join(', ')})` : ''}.`,
     RECORDED_NOTE,
     ...own.head,
   ]
