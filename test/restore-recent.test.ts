@@ -215,6 +215,16 @@ describe('9 and 10: the compact resume', () => {
     expect(text).toContain('## Handoff notes (no session id; written after this session began)\n')
   })
 
+  it('a session with no capture of its own gets the startup text, fitted to the compact budget', async () => {
+    await transcript(WORKER, work(20 * MIN))
+    await hook('stop', payload('Stop', WORKER, { stop_hook_active: true }))
+    const env = { BOOKMARK_COMPACT_BUDGET: '700' }
+    const text: string = (await hook('restore', payload('SessionStart', NEW, { source: 'compact' }), env)).hookSpecificOutput.additionalContext
+    expect(text).toMatch(/^# Bookmark: continuing work in `proj`/)
+    expect(text.length).toBeLessThanOrEqual(700)
+    expect(text).toMatch(/\nFull record: `[^`]+LATEST\.md` \(`bookmark show`\)\.$/) // fitted: the foot is there
+  })
+
   it('BOOKMARK_COMPACT_BUDGET bounds it', async () => {
     const text = await compactWith(WORKER, { BOOKMARK_COMPACT_BUDGET: '600' })
     expect(text.length).toBeLessThanOrEqual(600)

@@ -223,7 +223,11 @@ async function restoreCompact(ctx: HookContext, project: Project, store: StoreRe
     if (prepared && prepared.trim() !== '' && prepared.length <= config.compactBudget) return prepared
   }
   const snapshot = await latestSnapshot(store, sid)
-  if (!snapshot) return restoreStartup(ctx, project, [])
+  if (!snapshot) {
+    // No capture of this session yet: the startup text, fitted to the compact budget rather than cut to it.
+    const resolved = { ...ctx.cfg.resolved, config: { ...config, restoreBudget: config.compactBudget } }
+    return restoreStartup({ ...ctx, cfg: { ...ctx.cfg, resolved } }, project, [])
+  }
   return compactResume(ctx, project, snapshot)
 }
 
