@@ -52,9 +52,8 @@ export interface ResumeInput {
 
 /** Files listed in full up to this many; beyond it the most recent ones and a `… N more` line. */
 export const FILES_SHOWN = 15
-export const REQUEST_CHARS = 600
+const REQUEST_CHARS = 600
 const ASSISTANT_CHARS = 500
-export const PLAN_CHARS = 800
 const ERRORS_SHOWN = 10
 const TASKS_SHOWN = 30
 /** Longest narrative line kept whole; longer ones are cut with `…` (fitSections never cuts lines). */
@@ -122,7 +121,7 @@ export interface Coverage {
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase()
 const PATH_CHAR = /[A-Za-z0-9_./\\-]/
 
-export function coverage(body: string | undefined): Coverage {
+function coverage(body: string | undefined): Coverage {
   if (body === undefined) return { text: () => false, path: () => false }
   const hay = flat(body)
   return {
@@ -167,7 +166,7 @@ function section(id: string, title: string | undefined, lines: string[], priorit
 }
 
 /** A section of recorded lines (already cleaned: contentLines, oneLine, code), fenced so they cannot close it. */
-export function recorded(id: string, title: string | undefined, lines: string[], priority: number, omitted = 0): Section[] {
+function recorded(id: string, title: string | undefined, lines: string[], priority: number, omitted = 0): Section[] {
   return section(id, title, lines, priority, omitted).map((s) => ({ ...s, fence: fenceFor(lines) }))
 }
 
@@ -175,7 +174,7 @@ export function recorded(id: string, title: string | undefined, lines: string[],
  * The current task (when it is not the latest request) and the latest request, each in its own fenced
  * section; the task is cut before the latest request.
  */
-export function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
+function requestSections(s: Snapshot, cov: Coverage, title: string, priority: number, skip: string[] = []): Section[] {
   const last = s.requests.recent.at(-1)?.text
   const task = s.task ?? undefined
   const showTask = task !== undefined && task !== last && !skip.includes(task) && !cov.text(task)
@@ -186,7 +185,7 @@ export function requestSections(s: Snapshot, cov: Coverage, title: string, prior
   ]
 }
 
-export function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+function tasksSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const open = openTasks(s)
   const shown = open.filter((t) => !cov.text(t.text))
   if (shown.length === 0) return []
@@ -194,7 +193,7 @@ export function tasksSection(s: Snapshot, cov: Coverage, priority: number): Sect
   return recorded('tasks', `Open tasks (${open.length} of ${s.tasks.items.length})`, listed.map(taskLine), priority, shown.length - listed.length)
 }
 
-export function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+function filesSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const shown = s.files.filter((f) => !cov.path(f.path))
   if (shown.length === 0) return []
   const named = s.files.length - shown.length
@@ -209,7 +208,7 @@ export function filesSection(s: Snapshot, cov: Coverage, priority: number): Sect
   )
 }
 
-export function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+function commitSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const g = lastCommit(s)
   if (!g || g.event.kind !== 'commit') return []
   const e = g.event
@@ -217,7 +216,7 @@ export function commitSection(s: Snapshot, cov: Coverage, priority: number): Sec
   return recorded('commit', 'Last commit', [oneLine(gitLine(g), 300)], priority)
 }
 
-export function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   const open = s.errors.filter((e) => !e.resolved && !cov.text(e.message))
   if (open.length === 0) return []
   const newestFirst = open.slice().reverse()
