@@ -12,6 +12,7 @@ describe('the key table', () => {
       'narrativeInHeadless',
       'narrativeRequests',
       'restoreBudget',
+      'compactBudget',
       'staleWarnHours',
       'staleRefuseHours',
       'indexCap',
@@ -42,6 +43,7 @@ describe('the key table', () => {
     ['narrativeInHeadless', 0],
     ['narrativeRequests', 3],
     ['restoreBudget', 6000],
+    ['compactBudget', 2000],
     ['staleWarnHours', 24],
     ['staleRefuseHours', 72],
     ['indexCap', 50],
@@ -117,6 +119,7 @@ describe('parseValue: whole numbers', () => {
     ['maxNarrativeBlocks', 0, 20, 'blocks'],
     ['narrativeRequests', 1, 100, 'requests'],
     ['restoreBudget', 500, 10_000, 'characters'],
+    ['compactBudget', 500, 10_000, 'characters'],
     ['indexCap', 1, 10_000, 'snapshots'],
     ['registryCap', 1, 100_000, 'entries'],
   ] as const)('%s takes %d to %d %s, both ends included', (key, min, max, unit) => {

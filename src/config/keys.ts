@@ -85,6 +85,15 @@ export const KEYS = {
     unit: 'characters',
     help: 'most characters restore injects at SessionStart (Claude Code caps hook output at 10,000)',
   },
+  compactBudget: {
+    default: 2_000,
+    env: 'BOOKMARK_COMPACT_BUDGET',
+    min: 500,
+    max: 10_000,
+    integer: true,
+    unit: 'characters',
+    help: "most characters of the compact resume injected after a compaction, beside Claude Code's own summary",
+  },
   staleWarnHours: {
     default: 24,
     env: 'BOOKMARK_STALE_WARN_HOURS',

@@ -9,8 +9,9 @@
  * - the branch and HEAD commit (the handoff's identity check);
  * - stamps of the handoff, the index (which names the latest snapshot) and git's index (whether the
  *   handoff is tracked);
- * and the moment its first age verdict would change (24 hours after the handoff or the snapshot, by
- * default): an answer that carries an age warning is never prepared, as its wording changes with time.
+ * and the moment its first age verdict would change (24 hours after the handoff, the snapshot, or the earlier
+ * session whose work it shows when the latest did none, by default): an answer that carries an age warning is
+ * never prepared, as its wording changes with time.
  * SessionStart answers from the file only when the key it computes now is the same and that moment is
  * still ahead; otherwise it computes the answer as before (restore.ts). The file holds text the restore
  * would print anyway, already redacted.

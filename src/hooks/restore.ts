@@ -9,8 +9,10 @@ import { basename } from 'node:path'
 import { redact } from '../redact/secrets.js'
 import { readNarrative } from '../narrative/file.js'
 import { pointerTarget, readHomePointer } from '../narrative/pointer.js'
-import { type NarrativeInput, renderCompactResume, renderRefusal, renderResumeNote, renderStartup, renderWarnings } from '../restore/render.js'
+import { renderCompactResume } from '../restore/compact.js'
+import { type NarrativeInput, renderRefusal, renderResumeNote, renderStartup, renderWarnings } from '../restore/render.js'
 import { cutToBudget } from '../restore/budget.js'
+import { didWork, sinceText, workAfter } from '../restore/recent.js'
 import { type Staleness, describeAge, staleness } from '../restore/staleness.js'
 import type { Snapshot } from '../snapshot/model.js'
 import { Project } from '../repo/project.js'
@@ -87,8 +89,10 @@ async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Sn
 
 export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
   const text = await restoreText(ctx)
+  const { config } = ctx.cfg.resolved
+  const budget = ctx.event.source === 'compact' && !ctx.homeScope ? config.compactBudget : config.restoreBudget
   // The narrative was written by the model, not by our store: redact before it reaches the context.
-  return wrapRestore(ctx.host, text === undefined ? undefined : cutToBudget(redact(text), ctx.cfg.resolved.config.restoreBudget))
+  return wrapRestore(ctx.host, text === undefined ? undefined : cutToBudget(redact(text), budget))
 }
 
 /**
@@ -154,11 +158,15 @@ async function restoreStartup(ctx: HookContext, project: Project, lead: string[]
     warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was not loaded (\`bookmark show\` shows the record).`)
   }
   if (!narrative.input && !usableSnapshot) return renderWarnings(warnings)
+  const earlier = usableSnapshot && !didWork(usableSnapshot) ? await earlierWork(store, usableSnapshot, ctx, validity) : undefined
+  const since = narrative.input ? await narrativeSince(project, narrative.input, [usableSnapshot, earlier]) : undefined
   return renderStartup({
     project: basename(root),
     root,
     ...(narrative.input ? { narrative: narrative.input } : {}),
     ...(usableSnapshot ? { snapshot: usableSnapshot } : {}),
+    ...(earlier ? { earlier } : {}),
+    ...(since ? { narrativeSince: since } : {}),
     warnings,
     budget: config.restoreBudget,
     latestPath: layout.latest,
@@ -166,22 +174,74 @@ async function restoreStartup(ctx: HookContext, project: Project, lead: string[]
   })
 }
 
+/** Sessions looked at, newest first, for one that did work: a bound on the snapshots a restore reads. */
+const EARLIER_SESSIONS = 5
+
+/**
+ * The newest snapshot of the most recent earlier session that did work (files, a commit, open tasks), when
+ * its age is still fresh: past the warning age it is left out rather than shown with a warning, so the
+ * answer changes only when it stops being fresh (`validity`).
+ */
+async function earlierWork(store: StoreReader, latest: Snapshot, ctx: HookContext, validity?: Validity): Promise<Snapshot | undefined> {
+  const { config } = ctx.cfg.resolved
+  const { index } = await store.readIndex()
+  const seen = new Set([latest.session.id])
+  for (const e of index.snapshots) {
+    if (seen.has(e.sessionId)) continue // the newest snapshot of each session holds all of it
+    seen.add(e.sessionId)
+    if (seen.size > EARLIER_SESSIONS + 1) return undefined
+    const age = staleness(e.createdAt, undefined, ctx.now.getTime(), { warnHours: config.staleWarnHours, refuseHours: config.staleRefuseHours })
+    if (age.kind !== 'fresh') return undefined
+    const snap = await store.readSnapshot(e.id)
+    if (!snap || snap.session.id !== e.sessionId || !didWork(snap)) continue
+    holdsWhile(validity, age, config.staleWarnHours, ctx.now.getTime())
+    return snap
+  }
+  return undefined
+}
+
+/** What the snapshots record after the handoff was written (and a HEAD that moved since), as restore words it. */
+async function narrativeSince(project: Project, n: NarrativeInput, snapshots: (Snapshot | undefined)[]): Promise<string | undefined> {
+  const git = await project.git()
+  const after = workAfter(
+    n.identity.written,
+    snapshots.filter((s): s is Snapshot => s !== undefined),
+    {
+      ...(n.identity.head ? { then: n.identity.head } : {}),
+      ...(git.head ? { now: git.head } : {}),
+      sameBranch: !n.identity.branch || !git.branch || n.identity.branch.trim() === git.branch.trim(),
+    },
+  )
+  return sinceText(after)
+}
+
 async function restoreCompact(ctx: HookContext, project: Project, store: StoreReader): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const sid = ctx.sessionId
   if (sid) {
     const prepared = await store.readCompactResume(sid)
-    if (prepared && prepared.trim() !== '' && prepared.length <= config.restoreBudget) return prepared
+    if (prepared && prepared.trim() !== '' && prepared.length <= config.compactBudget) return prepared
   }
   const snapshot = await latestSnapshot(store, sid)
-  if (!snapshot) return restoreStartup(ctx, project, [])
+  if (!snapshot) {
+    // No capture of this session yet: the startup text, fitted to the compact budget rather than cut to it.
+    const resolved = { ...ctx.cfg.resolved, config: { ...config, restoreBudget: config.compactBudget } }
+    return restoreStartup({ ...ctx, cfg: { ...ctx.cfg, resolved } }, project, [])
+  }
+  return compactResume(ctx, project, snapshot)
+}
+
+/** The compact resume of `snapshot`'s session, with git as the project has it now (PreCompact prepares it). */
+export async function compactResume(ctx: HookContext, project: Project, snapshot: Snapshot): Promise<string> {
   const narrative = await usableNarrative(project, ctx)
+  const git = await project.git()
   return renderCompactResume({
     project: snapshot.project.name,
     snapshot,
     ...(narrative.input ? { narrative: narrative.input } : {}),
-    budget: config.restoreBudget,
-    latestPath: store.layout.latest,
+    budget: ctx.cfg.resolved.config.compactBudget,
+    latestPath: project.layout.latest,
+    git: { ...(git.branch ? { branch: git.branch } : {}), ...(git.head ? { head: git.head } : {}) },
   })
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createState } from '../extract/model.js'
-import { type NarrativeState, type SessionHooks, decideStop, narrativeFreshness, newSessionHooks, workSince } from './freshness.js'
+import { type NarrativeState, type SessionHooks, decideStop, narrativeFreshness, newSessionHooks, workSince, workSinceClock } from './freshness.js'
 
 const good: NarrativeState = {
   exists: true,
@@ -36,6 +36,17 @@ describe('narrativeFreshness', () => {
     ['no work since it was written', good, hooks(), { files: 0, requests: 2 }, true, 'no meaningful work'],
     ['files changed since', good, hooks(), { files: 2, requests: 0 }, false, '2 files changed'],
     ['three requests since', good, hooks(), { files: 0, requests: 3 }, false, '3 requests'],
+    // Issue 18: "nothing committed yet" is wrong once a commit follows, even inside the refresh window.
+    ['a commit since, nothing else', good, hooks(), { files: 0, requests: 1, commits: 1 }, false, '1 commit, 0 files changed and 1 requests since'],
+    [
+      'a commit after a handoff written on request, within the refresh window',
+      good,
+      hooks({ lastBlockAt: '2026-11-28T09:59:59.500Z' }),
+      { files: 1, requests: 1, commits: 2 },
+      false,
+      '2 commits, 1 files changed',
+    ],
+    ['a cursor without commit times counts none', good, hooks(), { files: 0, requests: 1 }, true, 'no meaningful work'],
   ])('%s', (_n, state, h, work, fresh, reason, nowMs = Date.parse('2026-11-28T10:20:00Z')) => {
     const f = narrativeFreshness(state as NarrativeState, h, work, { requestsThreshold: 3, refreshMinutes: 30, nowMs })
     expect(f.fresh).toBe(fresh)
@@ -63,6 +74,7 @@ describe('decideStop (loop guards)', () => {
     ['not when fresh', { ...base, freshness: { fresh: true, reason: 'x' } }, false, 'narrative fresh'],
     ['not without meaningful work', { ...base, work: { files: 0, requests: 2 } }, false, 'no meaningful work'],
     ['several requests are meaningful work', { ...base, work: { files: 0, requests: 3 } }, true, 'stale'],
+    ['a commit alone is meaningful work', { ...base, work: { files: 0, requests: 1, commits: 1 } }, true, 'stale'],
     ['disabled with maxBlocks 0', { ...base, maxBlocks: 0 }, false, 'disabled'],
     [
       'at most once per session',
@@ -140,7 +152,18 @@ describe('workSince', () => {
       { ts: '2026-11-28T09:00:00.000Z', line: 1, text: 'old' },
       { ts: '2026-11-28T10:00:01.000Z', line: 2, text: 'new' },
     ]
-    expect(workSince(s, '2026-11-28T10:00:00Z')).toEqual({ files: 1, requests: 1 })
-    expect(workSince(s, undefined)).toEqual({ files: 2, requests: 2 })
+    s.git = [
+      { ts: '2026-11-28T09:30:00Z', event: { kind: 'commit', hash: 'aaaaaaa', message: 'before' } },
+      { ts: '2026-11-28T10:05:00Z', event: { kind: 'push', ok: true } },
+      { ts: '2026-11-28T10:06:00Z', event: { kind: 'commit', hash: 'bbbbbbb', message: 'after' } },
+    ]
+    expect(workSince(s, '2026-11-28T10:00:00Z')).toEqual({ files: 1, requests: 1, commits: 1 })
+    expect(workSince(s, undefined)).toEqual({ files: 2, requests: 2, commits: 2 })
+  })
+
+  it('reads a cursor head written before commits were counted, or with a broken commit list', () => {
+    const clock = { files: [Date.parse('2026-11-28T09:00:00Z')], prompts: [] }
+    expect(workSinceClock(clock, '2026-11-28T08:00:00Z')).toEqual({ files: 1, requests: 0, commits: 0 })
+    expect(workSinceClock({ ...clock, commits: 'x' } as never, '2026-11-28T08:00:00Z')).toEqual({ files: 1, requests: 0, commits: 0 })
   })
 })

@@ -41,6 +41,8 @@ export interface NarrativeState {
 export interface Work {
   files: number
   requests: number
+  /** Commits made (absent: none known, as in a cursor written before they were counted). */
+  commits?: number
 }
 
 /**
@@ -51,6 +53,8 @@ export interface Work {
 export interface WorkClock {
   files: (number | null)[]
   prompts: (number | null)[]
+  /** Each commit the session made (absent in a cursor head written before commits were counted). */
+  commits?: (number | null)[]
 }
 
 const ms = (ts: string | undefined): number | null => {
@@ -59,7 +63,11 @@ const ms = (ts: string | undefined): number | null => {
 }
 
 export function workClock(state: ExtractState): WorkClock {
-  return { files: Object.values(state.files).map((f) => ms(f.lastTs)), prompts: state.prompts.map((p) => ms(p.ts)) }
+  return {
+    files: Object.values(state.files).map((f) => ms(f.lastTs)),
+    prompts: state.prompts.map((p) => ms(p.ts)),
+    commits: state.git.filter((g) => g.event.kind === 'commit').map((g) => ms(g.ts)),
+  }
 }
 
 /** Changed files and new requests after `since` (ISO; undefined = the whole session). */
@@ -73,7 +81,9 @@ export function workSinceClock(clock: WorkClock, since: string | undefined): Wor
     if (!after(clock.prompts[i]!)) break
     requests++
   }
-  return { files, requests }
+  let commits = 0
+  for (const t of Array.isArray(clock.commits) ? clock.commits : []) if (after(typeof t === 'number' ? t : null)) commits++
+  return { files, requests, commits }
 }
 
 export function workSince(state: ExtractState, since: string | undefined): Work {
@@ -81,7 +91,7 @@ export function workSince(state: ExtractState, since: string | undefined): Work 
 }
 
 export function meaningful(work: Work, requestsThreshold: number): boolean {
-  return work.files > 0 || work.requests >= requestsThreshold
+  return work.files > 0 || (work.commits ?? 0) > 0 || work.requests >= requestsThreshold
 }
 
 export type Freshness = { fresh: boolean; reason: string }
@@ -111,6 +121,13 @@ export function narrativeFreshness(n: NarrativeState, hooks: SessionHooks, workA
   // Written under a clock that ran ahead: no work would ever count as after it.
   if (isFuture(written, rules.nowMs)) return { fresh: false, reason: 'the narrative is dated in the future (a clock that ran ahead)' }
   if (!meaningful(workAfterWritten, rules.requestsThreshold)) return { fresh: true, reason: 'no meaningful work since it was written' }
+  const commits = workAfterWritten.commits ?? 0
+  // A commit after the handoff makes what it says about the work wrong ("nothing committed yet"), however recent it is.
+  if (commits > 0)
+    return {
+      fresh: false,
+      reason: `${commits} commit${commits === 1 ? '' : 's'}, ${workAfterWritten.files} files changed and ${workAfterWritten.requests} requests since it was written`,
+    }
   // Compared to the second: a header may drop the milliseconds of the time it was given.
   const asked = hooks.lastBlockAt !== undefined ? Math.floor(Date.parse(hooks.lastBlockAt) / 1_000) * 1_000 : Number.NaN
   const minutes = (rules.nowMs - written) / 60_000

@@ -1,5 +1,5 @@
 /**
- * The texts restore gives the host model: at startup/clear, after a compaction, on resume, and the
+ * The texts restore gives the host model: at startup/clear, on resume, and the
  * refusal for a handoff too old to load. Pure: every value comes in as an argument. Plain Markdown, no
  * trailing newline, never longer than the budget (see fitSections).
  *
@@ -18,6 +18,7 @@ import { type Section, fitSections } from './budget.js'
 import { FENCE_LABEL, codeValue as code, contentLine, contentLines, fenceFor, neutraliseTags, oneLineValue as oneLine, splitLines } from './fence.js'
 import type { Identity } from './identity.js'
 import { compareText } from '../shared/text.js'
+import { demoteNarrative, earlierSections } from './recent.js'
 
 export interface NarrativeInput {
   body: string
@@ -38,14 +39,10 @@ export interface StartupInput {
   narrativePath: string
   /** The first line instead of "continuing work in": an export is read by people and other tools, not resumed. */
   title?: string
-}
-
-export interface CompactInput {
-  project: string
-  snapshot: Snapshot
-  narrative?: NarrativeInput
-  budget: number
-  latestPath: string
+  /** The newest snapshot of an earlier session that did work, when the latest one did none (recent.ts). */
+  earlier?: Snapshot
+  /** What came after the handoff was written (`2 commits and 3 file changes`): the facts then come first. */
+  narrativeSince?: string
 }
 
 export interface ResumeInput {
@@ -62,7 +59,6 @@ const REQUEST_CHARS = 600
 const ASSISTANT_HEAD = 200
 const ASSISTANT_TAIL = 300
 const DECISION_CHARS = 220
-const PLAN_CHARS = 800
 const ERRORS_SHOWN = 10
 const TASKS_SHOWN = 30
 /** Longest narrative line kept whole; longer ones are cut with `…` (fitSections never cuts lines). */
@@ -122,7 +118,7 @@ function uniqueLines(items: (string | undefined)[]): string[] {
 }
 
 /** Which snapshot facts the narrative body already states. */
-interface Coverage {
+export interface Coverage {
   text(s: string): boolean
   path(p: string): boolean
 }
@@ -324,7 +320,7 @@ function errorsSection(s: Snapshot, cov: Coverage, priority: number): Section[] 
  * The narrative, kept to `maxChars` so that a long one cannot crowd out every fact (the rest is counted
  * in the `… N more` line; the file itself has it all).
  */
-function narrativeSection(
+export function narrativeSection(
   n: NarrativeInput | undefined,
   priority: number,
   maxChars = Number.POSITIVE_INFINITY,
@@ -368,7 +364,8 @@ export function renderStartup(i: StartupInput): string {
   }
   for (const w of uniqueLines([...i.warnings, n?.staleWarning, ...(n?.notes ?? [])])) head.push(`- ${w}`)
 
-  const cov = coverage(n?.body)
+  // A handoff older than the work does not hide the facts it names: it may be cut first.
+  const cov = coverage(i.narrativeSince === undefined ? n?.body : undefined)
   const sections: Section[] = [...narrativeSection(n, 1, s ? Math.floor(i.budget * NARRATIVE_SHARE) : Number.POSITIVE_INFINITY)]
   if (s) {
     const next = nextStepSection(s, cov, 2.6)
@@ -383,43 +380,13 @@ export function renderStartup(i: StartupInput): string {
       ...assistantSection(s, cov, next.length > 0, 7),
     )
   }
+  // Issue 18: an earlier session's work when the latest did none; a handoff older than the work after the facts.
+  sections.push(...earlierSections(i.earlier, cov, 3.5))
+  if (i.narrativeSince !== undefined)
+    demoteNarrative(sections, `Handoff notes from the last session (written before ${i.narrativeSince} that came after it)`, 8)
   const foot = n
     ? [`Full record: ${code(i.narrativePath, 300)} and ${code(i.latestPath, 300)} (\`bookmark show\`).`]
     : [`Full record: ${code(i.latestPath, 300)} (\`bookmark show\`).`]
-  return fitSections(head, sections, foot, i.budget).text
-}
-
-/**
- * After a compaction, in the same session: the latest request (and the task when it is older), the
- * earlier of the last three requests, open tasks, files, unresolved errors, last commit, the latest plan
- * and the narrative body when given.
- */
-export function renderCompactResume(i: CompactInput): string {
-  const s = i.snapshot
-  const n = i.narrative
-  const head = [`# Bookmark: ${code(i.project, 120)}`, 'This session was just compacted; here is where it stood.', RECORDED_NOTE]
-  const none = coverage(undefined)
-  const recent = s.requests.recent.slice(-3)
-  const earlier = recent.slice(0, -1).map((p) => `- ${oneLine(p.text, REQUEST_CHARS)}`)
-  const plan = s.plans.at(-1)
-  const planSection = plan ? recorded('plan', `Latest plan${plan.approved === false ? ' (not approved)' : ''}`, contentLines(plan.text, PLAN_CHARS), 6) : []
-  const sections: Section[] = [
-    ...recorded('earlier', 'Earlier requests (oldest first)', earlier, 7),
-    ...requestSections(
-      s,
-      none,
-      'Latest request',
-      1,
-      recent.map((p) => p.text),
-    ),
-    ...tasksSection(s, none, 2),
-    ...filesSection(s, none, 3),
-    ...errorsSection(s, none, 4),
-    ...commitSection(s, none, 5.5),
-    ...planSection,
-    ...narrativeSection(n, 5, Number.POSITIVE_INFINITY, 'Handoff notes (bookmark.context.md)'),
-  ]
-  const foot = [`Full record: ${code(i.latestPath, 300)}${n ? ` and ${code(n.path, 300)}` : ''} (\`bookmark show\`).`]
   return fitSections(head, sections, foot, i.budget).text
 }
 

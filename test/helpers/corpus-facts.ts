@@ -20,7 +20,7 @@
  *  - compactions: `type:"system"`, `subtype:"compact_boundary"` lines, as [compactMetadata.trigger,
  *    compactMetadata.preTokens]; micro: `subtype:"microcompact_boundary"` lines.
  *  - lastPrompt: the last `type:"user"` line that is not isMeta, not isCompactSummary, not isSidechain, has
- *    no tool_result block, whose `origin.kind` (when present) is "human", and whose text (string content or
+ *    no tool_result block or text blocks beside it (a message typed while a tool ran), whose `origin.kind` (when present) is "human", and whose text (string content or
  *    text blocks joined) does not start with <local-command-stdout>, <local-command-caveat>,
  *    <task-notification>, <teammate-message or [Request interrupted, and is not a built-in housekeeping
  *    slash command (/compact, /clear, /model, ...; a custom command such as /github-pr-review is a request).
@@ -376,9 +376,9 @@ export const FACTS: Fact[] = [
     outside: [],
     compactions: [["auto", 167174]],
     micro: 0,
-    // Line 516 is `<command-name>/github-pr-review</command-name>`: a custom slash command the user typed, which
-    // counts as a request (only built-in housekeeping commands such as /compact or /clear do not).
-    lastPrompt: { line: 516, text: "/github-pr-review" },
+    // Line 566 is a tool_result line with a text block the user typed while the Edit ran. (Line 516 before it is
+    // `<command-name>/github-pr-review</command-name>`: a custom slash command, which counts as a request too.)
+    lastPrompt: { line: 566, text: "and let's think about how we consolidate the agent-specific hook types with these if possible" },
   },
   {
     file: "cc-2.1.29-pr-link-compact2-mcp-1e0816ef.jsonl",

@@ -23,7 +23,7 @@ function userText(o: Record<string, any>): string | undefined {
   let text: string
   if (typeof c === 'string') text = c
   else if (Array.isArray(c)) {
-    if (c.some((b: any) => b?.type === 'tool_result')) return undefined
+    // Text blocks beside a tool result: a message the user typed while the tool ran (2.1.x); none: not a request.
     text = c
       .filter((b: any) => b?.type === 'text')
       .map((b: any) => b.text)

@@ -73,6 +73,28 @@ describe('parseLine: user lines', () => {
     ])
   })
 
+  it('a message typed while a tool ran, on the tool result line, is a request after the result', () => {
+    // As Claude Code 2.1.29 writes it (corpus cc-2.1.29-image-compact1-062a8bdd line 566).
+    const text = "and let's think about how we consolidate the agent-specific hook types with these if possible"
+    const rec = {
+      ...toolResult('t1', 'updated'),
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'updated' },
+          { type: 'text', text },
+        ],
+      },
+    }
+    expect(one(rec).entries).toMatchObject([
+      { kind: 'tool_result', toolUseId: 't1', text: 'updated' },
+      { kind: 'prompt', text },
+    ])
+    // An interrupt marker there is a note, as anywhere.
+    const interrupted = { ...rec, message: { ...rec.message, content: [rec.message.content[0], { type: 'text', text: '[Request interrupted by user]' }] } }
+    expect(one(interrupted).entries.map((e) => e.kind)).toEqual(['tool_result', 'note'])
+  })
+
   it('marks sidechain lines', () => {
     expect(one(prompt('sub', { sidechain: true })).entries[0]).toMatchObject({ kind: 'prompt', sidechain: true })
   })

@@ -268,6 +268,12 @@ function parseUser(r: Json, base: EntryBase): ParsedLine {
         // toolUseResult describes the line's (single) result; with several results it is ambiguous.
         entries.push(toolResultEntry(base, toolUseId, b.is_error === true, resultText(b.content), results.length === 1 ? r.toolUseResult : undefined))
       }
+      // A message the user typed while the tool ran (2.1.x) rides on the result's line: it is their latest request.
+      const typed = content
+        .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('\n')
+      if (typed.trim() !== '' && r.isMeta !== true) entries.push(classifyUserText(typed, base))
       return { ok: true, entries }
     }
   }
