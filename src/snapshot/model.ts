@@ -14,6 +14,7 @@ import type {
   UsageRecord,
 } from '../extract/model.js'
 import { CAPS } from '../extract/model.js'
+import type { FileMark } from './ledger.js'
 import { cutRedacted } from '../redact/secrets.js'
 import { compareText } from '../shared/text.js'
 
@@ -41,6 +42,11 @@ export interface CaptureInfo {
   subagentsLeftOut?: true
 }
 
+/** A file of the ledger as a snapshot lists it: `now` says what git says of it at capture (snapshot/ledger.ts). */
+export interface SnapshotFile extends FileRecord {
+  now?: FileMark
+}
+
 export interface Snapshot {
   version: number
   id: string
@@ -66,9 +72,9 @@ export interface Snapshot {
   tasks: { source: 'TodoWrite' | 'TaskCreate' | null; items: TaskItem[] }
   plans: PlanRecord[]
   /** Files inside the project, most recently changed first. */
-  files: FileRecord[]
+  files: SnapshotFile[]
   /** Files outside the project, kept apart. */
-  outsideFiles: FileRecord[]
+  outsideFiles: SnapshotFile[]
   tools: Record<string, number>
   subagentTools: Record<string, number>
   git: GitRecord[]
@@ -119,6 +125,21 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
   ...names<NonNullable<Snapshot['lastAssistant']>>({ ts: true, text: true, source: true }),
   ...names<Snapshot['tasks']>({ source: true, items: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
+  ...names<SnapshotFile>({
+    path: true,
+    op: true,
+    from: true,
+    added: true,
+    removed: true,
+    hints: true,
+    changes: true,
+    tools: true,
+    lastTs: true,
+    lastLine: true,
+    subagent: true,
+    branch: true,
+    now: true,
+  }),
   ...names<CaptureInfo>({
     transcript: true,
     bytesRead: true,
