@@ -338,10 +338,10 @@ function applyResult(
   if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError, ctx.subagents !== false)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
-    const git = !tool.sidechain && /\bgit\b/.test(command)
+    const git = /\bgit\b/.test(command)
     // The git rules read the command as bash, as the file rules do for Bash: one parse serves both.
     const parsed = git && !isError && tool.name === 'Bash' ? parseScript(command, 'bash') : undefined
-    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, parsed)
+    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, parsed, tool.sidechain)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!tool.sidechain) noteShellReset(state, text)
   } else if (FILE_TOOLS.has(tool.name) && !isError) {
@@ -349,14 +349,32 @@ function applyResult(
   }
 }
 
-function applyGit(state: ExtractState, command: string, output: string, isError: boolean, ts: string | undefined, parsed: ScriptNode[] | undefined): void {
+/**
+ * A subagent's commits count (they are in the history the next session finds); its branch switches, pushes and
+ * the rest are its own affair (it may work in a worktree of its own).
+ */
+function applyGit(
+  state: ExtractState,
+  command: string,
+  output: string,
+  isError: boolean,
+  ts: string | undefined,
+  parsed: ScriptNode[] | undefined,
+  subagent: boolean,
+): void {
   let events: GitEvent[] = []
+  let lastMessage: string | undefined
+  for (let i = state.git.length - 1; i >= 0 && lastMessage === undefined; i--) {
+    const e = state.git[i]!.event
+    if (e.kind === 'commit') lastMessage = e.message
+  }
   try {
-    events = gitEvents(command, output, isError, parsed)
+    events = gitEvents(command, output, isError, parsed, lastMessage)
   } catch {
     return
   }
   for (const event of events) {
+    if (subagent && event.kind !== 'commit') continue
     pushGit(state, event, ts)
     if (event.kind === 'branch') state.branch = event.to
   }
