@@ -59,9 +59,9 @@ describe('ledgerFacts', () => {
       const f = await facts(d, ['src/a.ts', 'b.ts', 'c.ts', 'd.ts', 'gone.ts'], since)
       expect(f?.branch).toBe('main')
       expect(f?.paths).toEqual({
-        'src/a.ts': { exists: true, dirty: true, changedSinceStart: false },
+        'src/a.ts': { exists: true, dirty: true },
         'b.ts': { exists: true, dirty: false, changedSinceStart: false },
-        'c.ts': { exists: true, dirty: true, changedSinceStart: false },
+        'c.ts': { exists: true, dirty: true },
         'd.ts': { exists: true, dirty: false, changedSinceStart: true },
         'gone.ts': { exists: false, dirty: false, changedSinceStart: false },
       })
@@ -84,8 +84,8 @@ describe('ledgerFacts', () => {
     git(d, 'rm', '-q', 'src/a.ts')
     const f = await facts(d, ['src/a.ts', 'b.ts'], since)
     expect(f?.paths).toEqual({
-      'src/a.ts': { exists: false, dirty: true, changedSinceStart: false },
-      'b.ts': { exists: true, dirty: true, changedSinceStart: false },
+      'src/a.ts': { exists: false, dirty: true },
+      'b.ts': { exists: true, dirty: true },
     })
     unlinkSync(join(d, 'b.ts'))
   })

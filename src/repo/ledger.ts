@@ -106,10 +106,17 @@ export async function ledgerFacts(root: string, git: GitInfo, paths: string[], s
 
   const headTree = await objects.commitTree(git.head)
   if (headTree === undefined) return undefined
-  const sinceMs = since === undefined ? NaN : Date.parse(since)
-  const log = git.branch !== undefined ? join(common, 'logs', 'refs', 'heads', git.branch) : join(dir, 'logs', 'HEAD')
-  const start = Number.isNaN(sinceMs) ? undefined : await commitAt(log, Math.floor(sinceMs / 1000))
-  const startTree = start === undefined || start === null ? start : await objects.commitTree(start)
+  // Where the branch stood when the session began: read only for a path whose change is no longer in the working tree.
+  let startTree: Promise<string | null | undefined> | undefined
+  const treeAtStart = (): Promise<string | null | undefined> => {
+    startTree ??= (async () => {
+      const sinceMs = since === undefined ? NaN : Date.parse(since)
+      const log = git.branch !== undefined ? join(common, 'logs', 'refs', 'heads', git.branch) : join(dir, 'logs', 'HEAD')
+      const start = Number.isNaN(sinceMs) ? undefined : await commitAt(log, Math.floor(sinceMs / 1000))
+      return start === undefined || start === null ? start : objects.commitTree(start)
+    })()
+    return startTree
+  }
 
   const out: Record<string, PathFacts> = {}
   for (const path of paths) {
@@ -135,8 +142,9 @@ export async function ledgerFacts(root: string, git: GitInfo, paths: string[], s
       dirty = id !== e.oid
     }
     const facts: PathFacts = { exists, dirty }
-    if (startTree !== undefined) {
-      const before = startTree === null ? null : await objects.entry(startTree, path)
+    const start = dirty ? undefined : await treeAtStart()
+    if (start !== undefined) {
+      const before = start === null ? null : await objects.entry(start, path)
       if (before !== undefined) facts.changedSinceStart = (before?.oid ?? null) !== (inHead?.oid ?? null)
     }
     out[path] = facts

@@ -18,7 +18,8 @@ export interface PathFacts {
   dirty: boolean
   /**
    * HEAD's entry differs from the one of the commit the branch was at when the session began: a commit since
-   * (the session's, a subagent's, the user's) changed the path. Undefined when git's records do not say.
+   * (the session's, a subagent's, the user's) changed the path. Undefined when git's records do not say, and
+   * for a dirty path (not needed).
    */
   changedSinceStart?: boolean
 }
