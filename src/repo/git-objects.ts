@@ -4,7 +4,7 @@
  * Only what the file ledger needs: a commit's tree, a tree's entries, a path's blob id. Anything it cannot
  * read (an unknown pack version, a damaged object) answers undefined and the caller says nothing.
  */
-import { type FileHandle, open, readFile, readdir } from '../shared/fsp.js'
+import { type FileHandle, open, readFile, readdir, statOrNone } from '../shared/fsp.js'
 import { join } from 'node:path'
 
 import { zlib } from '../shared/builtin.js'
@@ -104,8 +104,11 @@ export class ObjectReader {
 
   private async loose(oid: string): Promise<RawObject | undefined> {
     let raw: Buffer
+    const file = join(this.objectsDir, oid.slice(0, 2), oid.slice(2))
+    // Most objects are packed: a stat that answers "none" costs far less than a read that throws.
+    if ((await statOrNone(file)) === undefined) return undefined
     try {
-      raw = inflate(await readFile(join(this.objectsDir, oid.slice(0, 2), oid.slice(2))))
+      raw = inflate(await readFile(file))
     } catch {
       return undefined
     }
