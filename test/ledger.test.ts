@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Sandbox, runCli, sandbox } from './helpers/cli.js'
 import { call, jsonl, prompt, assistantText } from './helpers/jsonl.js'
+import { CORPUS_PRESENT, loadCorpus } from './helpers/corpus.js'
 
 const SID = 'dddddddd-1111-4222-8333-000000000001'
 /** Git's clock (reflog and commits, in seconds) and the transcript's, kept in step: the session begins at T0 + 100. */
@@ -112,5 +113,17 @@ describe('the file ledger checked against git at capture', () => {
 
   it("records the subagent's commit", () => {
     expect(latest).toMatch(/- commit `[0-9a-f]{7}` on main: fix: com/)
+  })
+})
+
+describe.skipIf(!CORPUS_PRESENT)('an amend in the corpus keeps its message', () => {
+  it('cc-2.1.219-windows-long-compact1-image-api-error-6b6f4218: `--amend -F … --no-edit >/dev/null` printed nothing', async () => {
+    const { state } = await loadCorpus('cc-2.1.219-windows-long-compact1-image-api-error-6b6f4218.jsonl')
+    const commits = state.git.filter((g) => g.event.kind === 'commit').map((g) => g.event as { message: string; hash?: string })
+    expect(commits[0]?.hash).toBe('b51711ec')
+    // The commit after it is the amend: it had an empty message before.
+    expect(commits[1]?.hash).toBeUndefined()
+    expect(commits[1]?.message).toBe(commits[0]?.message)
+    expect(commits[1]?.message.split('\n')[0]).toBe('@ feat(website): let segment docs edit their sample config')
   })
 })
