@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { FileRecord, GitRecord } from '../extract/model.js'
+import { type FileRecord, type GitRecord, createState } from '../extract/model.js'
+import { snapshotOf } from '../../test/helpers/extract.js'
 import { type PathFacts, fileMark, markFiles, uncommittedCount } from './ledger.js'
-import { fileLine } from './render.js'
+import { fileLine, renderLatest } from './render.js'
 
 function file(path: string, over: Partial<FileRecord> = {}): FileRecord {
   return { path, op: 'modified', added: 3, removed: 1, hints: ['+fn a'], changes: 1, tools: ['Edit'], lastLine: 1, subagent: false, ...over }
@@ -65,5 +66,18 @@ describe('fileLine with a mark', () => {
     expect(fileLine({ ...file('a.ts', { op: 'created' }), now: 'deleted' })).toBe('- `a.ts` [deleted since] created +3 -1 — +fn a')
     expect(fileLine({ ...file('a.ts', { branch: 'feat' }), now: 'other-branch' })).toBe('- `a.ts` [left on branch feat] modified +3 -1 — +fn a')
     expect(fileLine({ ...file('a.ts'), now: 'committed', subagent: true })).toBe('- `a.ts` [committed] modified +3 -1 — +fn a [subagent]')
+  })
+})
+
+describe('LATEST.md of a long ledger', () => {
+  it('says that only the most recent files were checked', () => {
+    const s = snapshotOf(createState())
+    const files = Array.from({ length: 51 }, (_, i) => file(`f${i}.ts`, { lastLine: 100 - i }))
+    const note = '_Only the 50 most recently changed files were checked against git._'
+    expect(renderLatest({ ...s, files })).not.toContain(note)
+    const marked = markFiles(files.slice(0, 50), { paths: Object.fromEntries(files.slice(0, 50).map((f) => [f.path, { exists: true, dirty: true }])) }, [])
+    expect(renderLatest({ ...s, files: [...marked, files[50]!] })).toContain(
+      `- \`f49.ts\` [uncommitted] modified +3 -1 — +fn a\n- \`f50.ts\` modified +3 -1 — +fn a\n${note}`,
+    )
   })
 })

@@ -3,7 +3,7 @@
  */
 import type { FileRecord, GitRecord } from '../extract/model.js'
 import { type Snapshot, openTasks } from './model.js'
-import type { FileMark } from './ledger.js'
+import { type FileMark, LEDGER_CHECK_CAP } from './ledger.js'
 import { compareText, oneLine } from '../shared/text.js'
 
 export { oneLine }
@@ -113,6 +113,9 @@ export function renderLatest(s: Snapshot): string {
   out.push('')
   if (s.files.length === 0) out.push('_No file inside the project was changed._')
   for (const f of s.files) out.push(fileLine(f))
+  if (s.files.length > LEDGER_CHECK_CAP && s.files.some((f) => f.now !== undefined)) {
+    out.push(`_Only the ${LEDGER_CHECK_CAP} most recently changed files were checked against git._`)
+  }
   out.push('')
 
   if (s.outsideFiles.length > 0) {
