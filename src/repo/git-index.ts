@@ -31,7 +31,8 @@ class Window {
 
 /** 32 in a SHA-256 repository, else 20. */
 export async function hashBytes(gitDir: string): Promise<number> {
-  for (const dir of [gitDir, join(gitDir, '..')]) {
+  // A worktree's git dir is <common>/worktrees/<name>: its config is two folders up.
+  for (const dir of [gitDir, join(gitDir, '..'), join(gitDir, '..', '..')]) {
     try {
       const config = await readFile(join(dir, 'config'), 'utf8')
       return /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20

@@ -103,6 +103,20 @@ describe('ledgerFacts', () => {
     expect(f?.paths['b.ts']?.dirty).toBe(true)
   })
 
+  it('reads a worktree: its own index and HEAD, the common objects and branch reflog', async () => {
+    const { d, since } = repo()
+    const wt = join(d, 'wt')
+    git(d, 'worktree', 'add', '-q', '-b', 'side', wt)
+    writeFileSync(join(wt, 'b.ts'), 'b on side\n')
+    git(wt, 'commit', '-q', '-am', 'side b')
+    writeFileSync(join(wt, 'src/a.ts'), 'a on side\n')
+    const f = await facts(wt, ['src/a.ts', 'b.ts'], since)
+    expect(f).toEqual({
+      branch: 'side',
+      paths: { 'src/a.ts': { exists: true, dirty: true }, 'b.ts': { exists: true, dirty: false, changedSinceStart: true } },
+    })
+  })
+
   it('answers nothing outside a repository', async () => {
     const d = mkdtempSync(join(tmpdir(), 'bm-ledger-'))
     dirs.push(d)

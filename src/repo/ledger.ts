@@ -95,7 +95,7 @@ export async function ledgerFacts(root: string, git: GitInfo, paths: string[], s
   const dir = await gitDir(root)
   if (dir === undefined) return undefined
   const common = (await commonDir(dir)) ?? dir
-  const hash = await hashBytes(dir)
+  const hash = await hashBytes(common)
   const objects = new ObjectReader(join(common, 'objects'), hash)
 
   const wanted = new Map(paths.map((p) => [Buffer.from(p).toString('latin1'), p]))
