@@ -13,6 +13,8 @@ import { type IndexEntry, hashBytes, sparseCovers, walkIndex } from './git-index
 import { ObjectReader } from './git-objects.js'
 
 const ZERO = /^0+$/
+/** A file is hashed only up to this size; a larger one whose stat moved is left unmarked. */
+const HASH_LIMIT = 8 * 1024 * 1024
 
 /** The stat of a working-tree file matches its index entry (git's own test, less the racy case, which is hashed). */
 function statMatches(e: IndexEntry, s: { size: number; mtimeMs: number; ctimeMs: number; mtimeNs?: bigint }, indexMtimeS: number): boolean {
@@ -142,6 +144,8 @@ export async function ledgerFacts(root: string, git: GitInfo, paths: string[], s
     else if (s!.isSymbolicLink()) continue
     else if (s!.size % 2 ** 32 !== e.size) dirty = true
     else if (statMatches(e, s!, indexMtimeS)) dirty = false
+    else if (s!.size > HASH_LIMIT)
+      continue // same size, other stat: only its bytes could tell, too many to read here
     else {
       const id = await blobId(file, hash === 32)
       if (id === undefined) continue
