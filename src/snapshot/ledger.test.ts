@@ -39,6 +39,7 @@ describe('fileMark', () => {
   it('does not call a branch "other" when HEAD is detached or the record has none', () => {
     expect(fileMark(file('a.ts', { branch: 'feat' }), clean, undefined)).toBe('reverted')
     expect(fileMark(file('a.ts'), clean, 'main')).toBe('reverted')
+    expect(fileMark(file('a.ts', { branch: 'HEAD' }), clean, 'main')).toBe('reverted')
   })
 })
 

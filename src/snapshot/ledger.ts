@@ -38,7 +38,8 @@ function committedAfter(git: GitRecord[], ts: string | undefined): boolean {
 
 /** The mark of one file, or undefined when it is as the ledger lists it and there is nothing to add. */
 export function fileMark(f: FileRecord, facts: PathFacts, branch: string | undefined, git: GitRecord[] = []): FileMark | undefined {
-  const elsewhere = f.branch !== undefined && branch !== undefined && f.branch !== branch
+  // Claude Code records a detached HEAD as the branch `HEAD`: no branch to have left.
+  const elsewhere = f.branch !== undefined && f.branch !== 'HEAD' && branch !== undefined && f.branch !== branch
   if (facts.dirty) {
     // A change is here: uncommitted, whichever branch it was made on (git carries it across a switch).
     if (facts.exists || f.op === 'deleted') return 'uncommitted'
