@@ -74,8 +74,9 @@ describe('bookmark export', () => {
     expect(r.stdout).toContain('## Latest request')
     expect(r.stdout).toContain('also handle newlines inside note bodies, and keep the header row optional')
     expect(r.stdout).toContain('- [~] #3 Add tests for CSV quoting (in progress)')
-    expect(r.stdout).toMatch(/- `src\/export\.ts` created \+28 -3/)
-    expect(r.stdout).toMatch(/- `src\/cli\.ts` modified/)
+    // The sample was made on feature/export-csv and this repository is on main: the capture says so next to the path.
+    expect(r.stdout).toMatch(/- `src\/export\.ts` \[left on branch feature\/export-csv\] created \+28 -3/)
+    expect(r.stdout).toMatch(/- `src\/cli\.ts` \[left on branch feature\/export-csv\] modified/)
     expect(r.stdout).toContain('commit `3f9c2a1` on feature/export-csv: Add CSV export to notes CLI')
     expect(r.stdout).toContain("Here's where this stands.")
     // The password in the sample's DATABASE_URL was redacted at capture and stays so.

@@ -158,7 +158,7 @@ describe('restore by source', () => {
     const r = await hook('restore', payload('SessionStart', { source: 'startup' }, 'cccccccc-0000-4000-8000-000000000000', join(sb.dir, 'n.jsonl')))
     const text: string = r.json.hookSpecificOutput.additionalContext
     expect(text).toContain('add a CSV export to the notes command')
-    expect(text).toContain('`src/export.ts` created')
+    expect(text).toContain('`src/export.ts` [deleted since] created') // not on disk in this repository
     const tight = await runCli(['restore'], {
       env: { ...sb.env, BOOKMARK_RESTORE_BUDGET: '500' },
       cwd: project,

@@ -102,7 +102,8 @@ describe('the subagents key through the CLI and the hooks', () => {
     expect(snap.files.find((f: any) => f.path === 'src/old-draft.ts')).toMatchObject({ op: 'moved', from: 'src/draft.ts', subagent: true, tools: ['Bash'] })
     expect(snap.subagentTools).toEqual({ Bash: 1, Write: 1 })
     expect(snap.capture.subagentsLeftOut).toBeUndefined()
-    expect(md).toContain('- `src/slugify.ts` created +3 -0')
+    // Not on disk in the test's repository: the capture says so next to the path.
+    expect(md).toContain('- `src/slugify.ts` [deleted since] created +3 -0')
     expect(md).toContain('[subagent]')
   })
 
@@ -131,7 +132,7 @@ describe('the subagents key through the CLI and the hooks', () => {
       }),
     )
     const text: string = JSON.parse(restore.stdout).hookSpecificOutput.additionalContext
-    expect(text).toContain('`src/router.ts` created')
+    expect(text).toContain('`src/router.ts` [deleted since] created')
     expect(text).not.toMatch(/slugify\.ts|draft\.ts/)
   })
 

@@ -4,7 +4,9 @@
  */
 import { basename } from 'node:path'
 import { CAPS, type ExtractState, STATE_VERSION, reviveState } from '../extract/model.js'
-import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
+import { SNAPSHOT_FIELDS, type Snapshot, toSnapshot } from '../snapshot/model.js'
+import { LEDGER_CHECK_CAP, markFiles } from '../snapshot/ledger.js'
+import type { Project } from '../repo/project.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { stampOf } from '../store/fs.js'
@@ -88,7 +90,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     if (record) {
       const now = deps.now()
       const id = snapshotId(now, deps.random4())
-      const snapshot = toSnapshot(stored, {
+      const built = toSnapshot(stored, {
         id,
         createdAt: now.toISOString(),
         trigger: req.trigger,
@@ -107,6 +109,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
+      const snapshot = await withGitMarks(built, project, notes)
       const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
       const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
       try {
@@ -167,4 +170,22 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     await store.saveCursor(head, stored)
     return result
   })
+}
+
+/**
+ * The snapshot with its most recent files marked with what git says of them now (snapshot/ledger.ts); as it was
+ * when the project is no git repository or git's files cannot be read here.
+ */
+async function withGitMarks(s: Snapshot, project: Project, notes: string[]): Promise<Snapshot> {
+  if (s.files.length === 0) return s
+  try {
+    const facts = await project.ledger(
+      s.files.slice(0, LEDGER_CHECK_CAP).map((f) => f.path),
+      s.session.firstTs,
+    )
+    return facts === undefined ? s : { ...s, files: markFiles(s.files, facts, s.git) }
+  } catch (e) {
+    notes.push(`files not checked against git: ${(e as Error).message}`)
+    return s
+  }
 }

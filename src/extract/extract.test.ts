@@ -440,3 +440,31 @@ describe('the subagents key', () => {
     expect(extractText(t, '/proj', createState(), { subagents: false }).state.subagents).toMatchObject([{ description: '', type: 'dev', status: 'completed' }])
   })
 })
+
+describe('git by subagents, and the branch of each change', () => {
+  const sub = { sidechain: true }
+  it("keeps a subagent's commits, not its branch switches", () => {
+    const { state } = extractText(
+      jsonl([
+        prompt('go'),
+        call('s1', 'Bash', { command: 'git checkout -b agent-work' }, { stdout: "Switched to a new branch 'agent-work'", stderr: '' }, sub),
+        call('s2', 'Bash', { command: 'git commit -qm "fix: from the agent"' }, { stdout: '', stderr: '' }, sub),
+      ]),
+    )
+    expect(state.git.map((g) => g.event)).toEqual([{ kind: 'commit', message: 'fix: from the agent' }])
+    expect(state.branch).toBe('main')
+  })
+
+  it('records on each file the branch it was last changed on', () => {
+    const { state } = extractText(
+      jsonl([
+        prompt('go'),
+        call('w1', 'Write', { file_path: '/proj/a.ts', content: 'a\n' }, { type: 'create' }),
+        bash('b1', 'git checkout -b feat', "Switched to a new branch 'feat'"),
+        // Claude Code stamps the lines after the switch with the new branch.
+        call('w2', 'Write', { file_path: '/proj/b.ts', content: 'b\n' }, { type: 'create' }, { branch: 'feat' }),
+      ]),
+    )
+    expect([state.files['a.ts']?.branch, state.files['b.ts']?.branch]).toEqual(['main', 'feat'])
+  })
+})

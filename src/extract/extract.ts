@@ -353,11 +353,11 @@ function applyResult(
   if (TASK_TOOLS.has(tool.name)) applyTaskTool(state, tool, result, text, isError, ctx.subagents !== false)
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
-    const git = !tool.sidechain && /\bgit\b/.test(command)
+    const git = /\bgit\b/.test(command)
     // One parse serves the error rules, the git rules (which read the command as bash) and the file rules.
     const parsed = !isError && command !== '' ? parseScript(command, tool.name === 'PowerShell' ? 'powershell' : 'bash') : undefined
     applyToolOutcome(state, tool, text, isError, ts, parsed, result)
-    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined, tool.line)
+    if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined, tool.line, tool.sidechain)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!isError && !tool.sidechain) resolveChangedFiles(state, ctx.projectRoot, tool.line, ts)
     if (!tool.sidechain) noteShellReset(state, text)
@@ -367,6 +367,10 @@ function applyResult(
   }
 }
 
+/**
+ * A subagent's commits count (they are in the history the next session finds); its branch switches, pushes and
+ * the rest are its own affair (it may work in a worktree of its own).
+ */
 function applyGit(
   state: ExtractState,
   command: string,
@@ -375,14 +379,21 @@ function applyGit(
   ts: string | undefined,
   parsed: ScriptNode[] | undefined,
   line: number,
+  subagent: boolean,
 ): void {
   let events: GitEvent[] = []
+  let lastMessage: string | undefined
+  for (let i = state.git.length - 1; i >= 0 && lastMessage === undefined; i--) {
+    const e = state.git[i]!.event
+    if (e.kind === 'commit') lastMessage = e.message
+  }
   try {
-    events = gitEvents(command, output, isError, parsed)
+    events = gitEvents(command, output, isError, parsed, lastMessage)
   } catch {
     return
   }
   for (const event of events) {
+    if (subagent && event.kind !== 'commit') continue
     pushGit(state, event, ts)
     if (event.kind === 'branch') state.branch = event.to
     if (event.kind === 'commit') noteCommit(state, line, event.hash)

@@ -166,6 +166,9 @@ function record(state: ExtractState, delta: RunDelta, at: Located, change: Chang
   if (!rec.tools.includes(change.tool)) rec.tools.push(change.tool)
   if (tool.ts !== undefined) rec.lastTs = tool.ts
   rec.lastLine = tool.line
+  // Where the change was made: a branch switched away from leaves it there (snapshot/ledger.ts).
+  if (state.branch !== undefined) rec.branch = state.branch
+  else delete rec.branch
   rec.subagent = rec.subagent && tool.sidechain
   if (prev === undefined) tableSizes.set(files, sizeOf(files) + 1)
   files[at.key] = rec

@@ -325,3 +325,36 @@ describe('gitEvents', () => {
     expect(gitEvents('git commit -m', '', false)).toEqual([{ kind: 'commit', message: '' }])
   })
 })
+
+describe('an amend that keeps its message', () => {
+  const before = 'feat: add gradients\n\nWhy it is done this way.'
+  it('takes the message of the commit it replaced when git printed nothing (output sent to /dev/null)', () => {
+    // cc-2.1.219-windows-long-compact1-image-api-error-6b6f4218: the amend's output went to /dev/null.
+    expect(gitEvents('git commit --amend -F /tmp/msg.txt --no-edit >/dev/null', '', false, undefined, before)).toEqual([{ kind: 'commit', message: before }])
+    expect(gitEvents('git commit -q --amend --no-edit', '', false, undefined, before)).toEqual([{ kind: 'commit', message: before }])
+  })
+
+  it('keeps the body of the replaced message under the subject git printed', () => {
+    const out = '[main 1a2b3c4] feat: add gradients\n Date: Wed Jul 22 10:15:16 2026 +0200'
+    expect(gitEvents('git commit --amend --no-edit', out, false, undefined, before)).toEqual([
+      { kind: 'commit', message: before, hash: '1a2b3c4', branch: 'main' },
+    ])
+    // Another subject: the message changed (-F), so only what git printed is known.
+    expect(gitEvents('git commit --amend --no-edit -F m.txt', '[main 1a2b3c4] other', false, undefined, before)).toEqual([
+      { kind: 'commit', message: 'other', hash: '1a2b3c4', branch: 'main' },
+    ])
+  })
+
+  it('is not applied to an amend with a message of its own, nor without a commit before it', () => {
+    expect(gitEvents('git commit --amend -m "new words"', '', false, undefined, before)).toEqual([{ kind: 'commit', message: 'new words' }])
+    expect(gitEvents('git commit --amend --no-edit', '', false, undefined, undefined)).toEqual([{ kind: 'commit', message: '' }])
+    expect(gitEvents('git commit -q -F msg.txt', '', false, undefined, before)).toEqual([{ kind: 'commit', message: '' }])
+  })
+
+  it('takes the message of a commit made earlier in the same command', () => {
+    expect(gitEvents('git commit -qm "first" && git commit -q --amend --no-edit', '', false, undefined, before)).toEqual([
+      { kind: 'commit', message: 'first' },
+      { kind: 'commit', message: 'first' },
+    ])
+  })
+})

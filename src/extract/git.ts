@@ -65,12 +65,16 @@ interface CommitArgs {
   /** undefined: the message is not in the command (-F file, -C commit, --no-edit, $VAR). */
   message?: string
   dryRun: boolean
+  /** `--amend --no-edit`, or `--amend` with no message: the commit keeps the message of the one it replaces. */
+  keepsMessage: boolean
 }
 
 function commitArgs(c: ShellCommand, args: Word[]): CommitArgs {
   const parts: (string | undefined)[] = []
   let dryRun = false
   let fromElsewhere = false
+  let amend = false
+  let noEdit = false
   const takeFile = (w: Word | undefined): void => {
     // `-F -` reads the message from stdin: a heredoc in real transcripts.
     if (w && !w.dynamic && (w.text === '-' || w.text === '/dev/stdin')) parts.push(stdinText(c.redirects))
@@ -85,6 +89,8 @@ function commitArgs(c: ShellCommand, args: Word[]): CommitArgs {
     else if (t === '-F' || t === '--file') takeFile(args[++k])
     else if (t.startsWith('--file=')) takeFile({ ...a, text: t.slice('--file='.length) })
     else if (t === '--dry-run') dryRun = true
+    else if (t === '--amend') amend = true
+    else if (t === '--no-edit') noEdit = true
     else if (/^(-C|-c|--reuse-message|--reedit-message)$/.test(t)) {
       fromElsewhere = true
       k++
@@ -106,13 +112,16 @@ function commitArgs(c: ShellCommand, args: Word[]): CommitArgs {
       }
     } else if (t.startsWith('-m') && t.length > 2) parts.push(messageOf({ ...a, text: t.slice(2) }))
   }
-  if (fromElsewhere || parts.length === 0 || parts.some((p) => p === undefined)) return { dryRun }
+  // `-F file --no-edit` with --amend (seen in the corpus) still takes the file's message; the old one is the best guess.
+  const keepsMessage = amend && (noEdit || (!fromElsewhere && parts.length === 0))
+  if (fromElsewhere || parts.length === 0 || parts.some((p) => p === undefined)) return { dryRun, keepsMessage }
   return {
     message: (parts as string[])
       .map((p) => p.trim())
       .join('\n\n')
       .trim(),
     dryRun,
+    keepsMessage: false,
   }
 }
 
@@ -121,6 +130,15 @@ function withSubject(message: string | undefined, subject: string): string {
   if (message === undefined || message === '') return subject
   const blank = message.search(/\n\s*\n/)
   return blank < 0 ? subject : subject + message.slice(blank)
+}
+
+/** A message's first paragraph as git prints it in `[branch hash] subject`: its lines joined by spaces. */
+function firstParagraph(message: string): string {
+  return message
+    .trim()
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
 }
 
 function renderArg(w: Word): string {
@@ -142,8 +160,11 @@ function validRef(w: Word | undefined): w is Word {
   return w !== undefined && !w.dynamic && w.text.length > 0 && !w.text.startsWith('-') && !/[\s~^:?*[\\]/.test(w.text)
 }
 
-/** Git events of one shell command, in order (`parsed`: the command as `parseScript(command, 'bash')` gave it). Never throws. */
-export function gitEvents(command: string, resultText: string, isError: boolean, parsed?: ScriptNode[]): GitEvent[] {
+/**
+ * Git events of one shell command, in order (`parsed`: the command as `parseScript(command, 'bash')` gave it;
+ * `lastMessage`: the message of the last commit recorded before it, which an amend keeps). Never throws.
+ */
+export function gitEvents(command: string, resultText: string, isError: boolean, parsed?: ScriptNode[], lastMessage?: string): GitEvent[] {
   const events: GitEvent[] = []
   const out = typeof resultText === 'string' ? resultText : ''
   const failed = isError === true
@@ -165,16 +186,22 @@ export function gitEvents(command: string, resultText: string, isError: boolean,
   const commit = (c: ShellCommand, args: Word[]): void => {
     const parsed = commitArgs(c, args)
     if (parsed.dryRun) return
+    const kept = parsed.keepsMessage && lastMessage !== undefined && lastMessage !== '' ? lastMessage : undefined
     const summary = summaries[nextSummary]
     if (summary) {
       nextSummary++
-      const event: GitEvent = { kind: 'commit', message: withSubject(parsed.message, summary.subject), hash: summary.hash }
+      // An amend keeping its message prints its subject: the body of the message it kept goes with it.
+      const message = withSubject(parsed.message ?? (kept !== undefined && firstParagraph(kept) === summary.subject ? kept : undefined), summary.subject)
+      const event: GitEvent = { kind: 'commit', message, hash: summary.hash }
       if (summary.branch !== undefined) event.branch = summary.branch
       events.push(event)
+      lastMessage = message
       return
     }
     if (failed || NOTHING_TO_COMMIT.test(out)) return
-    events.push({ kind: 'commit', message: parsed.message ?? '' })
+    const message = parsed.message ?? kept ?? ''
+    events.push({ kind: 'commit', message })
+    lastMessage = message
   }
 
   const branch = (sub: 'checkout' | 'switch', args: Word[]): void => {

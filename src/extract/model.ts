@@ -28,6 +28,8 @@ export interface FileRecord {
   lastLine: number
   /** Changed only by subagents. */
   subagent: boolean
+  /** The branch the session was on at the last change (absent outside git or in states saved before). */
+  branch?: string
 }
 
 export interface PendingTool {

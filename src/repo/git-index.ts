@@ -29,8 +29,10 @@ class Window {
   }
 }
 
-async function hashBytes(gitDir: string): Promise<number> {
-  for (const dir of [gitDir, join(gitDir, '..')]) {
+/** 32 in a SHA-256 repository, else 20. */
+export async function hashBytes(gitDir: string): Promise<number> {
+  // A worktree's git dir is <common>/worktrees/<name>: its config is two folders up.
+  for (const dir of [gitDir, join(gitDir, '..'), join(gitDir, '..', '..')]) {
     try {
       const config = await readFile(join(dir, 'config'), 'utf8')
       return /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20
@@ -41,9 +43,23 @@ async function hashBytes(gitDir: string): Promise<number> {
   return 20
 }
 
-/** True or false when the index says; undefined when it cannot be read here. */
-export async function trackedInIndex(gitDir: string, relPath: string): Promise<boolean | undefined> {
-  const target = Buffer.from(relPath)
+/** One entry of the index: its path, mode, object name and the stat data git compares a file with. */
+export interface IndexEntry {
+  name: Buffer
+  mode: number
+  oid: string
+  ctimeS: number
+  mtimeS: number
+  mtimeNs: number
+  size: number
+}
+
+/**
+ * Calls `visit` with each entry in name order until it answers true (stop). Resolves 'done' or 'stopped';
+ * undefined when the index cannot be read here (split index, unknown version, damaged file); null when
+ * there is no index yet.
+ */
+export async function walkIndex(gitDir: string, visit: (e: IndexEntry) => boolean): Promise<'done' | 'stopped' | null | undefined> {
   try {
     // A split index keeps most entries in a shared file: leave that to git.
     if ((await readdir(gitDir)).some((n) => n.startsWith('sharedindex.'))) return undefined
@@ -54,7 +70,7 @@ export async function trackedInIndex(gitDir: string, relPath: string): Promise<b
   try {
     fh = await open(join(gitDir, 'index'), 'r')
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? false : undefined // no index yet: nothing is tracked
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined
   }
   try {
     const w = new Window(fh)
@@ -68,7 +84,7 @@ export async function trackedInIndex(gitDir: string, relPath: string): Promise<b
     let previous: Buffer = Buffer.alloc(0)
     for (let i = 0; i < count; i++) {
       if (!(await w.need(pos + fixed + 2))) return undefined
-      const mode = w.buf.readUInt32BE(pos + 24)
+      const entry = pos
       const flags = w.buf.readUInt16BE(pos + fixed - 2)
       let at = pos + fixed
       if (flags & 0x4000) {
@@ -111,16 +127,43 @@ export async function trackedInIndex(gitDir: string, relPath: string): Promise<b
         pos += (at - pos + len + 8) & ~7
       }
       previous = name
-      const order = Buffer.compare(name, target)
-      if (order === 0) return true
-      // A directory entry of a sparse index may stand for the path: leave that to git.
-      if ((mode & 0o170000) === 0o040000 && target.subarray(0, name.length).equals(name)) return undefined
-      if (order > 0) return false // sorted by name: the path would have come by now
+      const b = w.buf
+      const stop = visit({
+        name,
+        mode: b.readUInt32BE(entry + 24),
+        oid: b.toString('hex', entry + 40, entry + 40 + hash),
+        ctimeS: b.readUInt32BE(entry),
+        mtimeS: b.readUInt32BE(entry + 8),
+        mtimeNs: b.readUInt32BE(entry + 12),
+        size: b.readUInt32BE(entry + 36),
+      })
+      if (stop) return 'stopped'
     }
-    return false
+    return 'done'
   } catch {
     return undefined
   } finally {
     await fh.close().catch(() => undefined)
   }
+}
+
+/** A directory entry of a sparse index that may stand for `target`. */
+export function sparseCovers(e: IndexEntry, target: Buffer): boolean {
+  return (e.mode & 0o170000) === 0o040000 && target.subarray(0, e.name.length).equals(e.name)
+}
+
+/** True or false when the index says; undefined when it cannot be read here. */
+export async function trackedInIndex(gitDir: string, relPath: string): Promise<boolean | undefined> {
+  const target = Buffer.from(relPath)
+  let answer: boolean | undefined = false
+  const walked = await walkIndex(gitDir, (e) => {
+    const order = Buffer.compare(e.name, target)
+    if (order === 0) answer = true
+    // A directory entry of a sparse index may stand for the path: leave that to git.
+    else if (sparseCovers(e, target)) answer = undefined
+    else if (order < 0) return false
+    return true // found, or sorted by name: the path would have come by now
+  })
+  if (walked === null) return false // no index yet: nothing is tracked
+  return walked === undefined ? undefined : answer
 }

@@ -11,7 +11,8 @@ export interface GitInfo {
   head?: string
 }
 
-async function gitDir(root: string): Promise<string | undefined> {
+/** The git folder of the repository at `root` (a worktree's own folder for a worktree). */
+export async function gitDir(root: string): Promise<string | undefined> {
   const dotGit = join(root, '.git')
   try {
     const s = await statOrNone(dotGit)
@@ -37,7 +38,7 @@ async function textOrNone(path: string): Promise<string | undefined> {
 }
 
 /** The main repository's git folder of a worktree's `dir` (undefined for a main repository). */
-async function commonDir(dir: string): Promise<string | undefined> {
+export async function commonDir(dir: string): Promise<string | undefined> {
   const text = (await textOrNone(join(dir, 'commondir')))?.trim()
   return text ? (isAbsolute(text) ? text : resolve(dir, text)) : undefined
 }

@@ -8,6 +8,7 @@
 import { type ProjectLayout, projectLayout } from '../store/layout.js'
 import { type GitInfo, readGitInfo } from './git.js'
 import { findProjectRoot } from './root.js'
+import type { LedgerFacts } from '../snapshot/ledger.js'
 
 export class Project {
   readonly layout: ProjectLayout
@@ -22,6 +23,13 @@ export class Project {
   git(): Promise<GitInfo> {
     this.#git ??= readGitInfo(this.root)
     return this.#git
+  }
+
+  /** What git says now of the ledger's `paths` (ledger.ts), with the branch and HEAD read above. */
+  async ledger(paths: string[], since: string | undefined): Promise<LedgerFacts | undefined> {
+    if (paths.length === 0) return undefined
+    const [git, { ledgerFacts }] = await Promise.all([this.git(), import('./ledger.js')])
+    return ledgerFacts(this.root, git, paths, since)
   }
 }
 

@@ -16,6 +16,7 @@ export const os = (): typeof import('node:os') => load('node:os')
 export const crypto = (): typeof import('node:crypto') => load('node:crypto')
 /** Also: a hook's bundle is compiled as a plain script, where `import()` has no loader to call. */
 export const workerThreads = (): typeof import('node:worker_threads') => load('node:worker_threads')
+export const zlib = (): typeof import('node:zlib') => load('node:zlib')
 export const childProcess = (): typeof import('node:child_process') => load('node:child_process')
 export const nodeModule = (): typeof import('node:module') => load('node:module')
 /** Experimental: it says so on stderr when loaded (src/cli/stdin.ts loads it quietly). */

@@ -17,6 +17,7 @@ import type {
 } from '../extract/model.js'
 import { CAPS } from '../extract/model.js'
 import { headAndTail } from '../extract/reply.js'
+import type { FileMark } from './ledger.js'
 import { redact } from '../redact/secrets.js'
 import { compareText } from '../shared/text.js'
 
@@ -42,6 +43,11 @@ export interface CaptureInfo {
   offset: number
   /** Present when the `subagents` key was off: nothing a subagent did was extracted. */
   subagentsLeftOut?: true
+}
+
+/** A file of the ledger as a snapshot lists it: `now` says what git says of it at capture (snapshot/ledger.ts). */
+export interface SnapshotFile extends FileRecord {
+  now?: FileMark
 }
 
 export interface Snapshot {
@@ -75,9 +81,9 @@ export interface Snapshot {
   tasks: { source: 'TodoWrite' | 'TaskCreate' | null; items: TaskItem[] }
   plans: PlanRecord[]
   /** Files inside the project, most recently changed first. */
-  files: FileRecord[]
+  files: SnapshotFile[]
   /** Files outside the project, kept apart. */
-  outsideFiles: FileRecord[]
+  outsideFiles: SnapshotFile[]
   tools: Record<string, number>
   subagentTools: Record<string, number>
   git: GitRecord[]
@@ -134,6 +140,21 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
   ...names<DecisionRecord>({ ts: true, line: true, kind: true, text: true }),
   ...names<Ending>({ state: true, detail: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
+  ...names<SnapshotFile>({
+    path: true,
+    op: true,
+    from: true,
+    added: true,
+    removed: true,
+    hints: true,
+    changes: true,
+    tools: true,
+    lastTs: true,
+    lastLine: true,
+    subagent: true,
+    branch: true,
+    now: true,
+  }),
   ...names<CaptureInfo>({
     transcript: true,
     bytesRead: true,

@@ -3,6 +3,7 @@
  */
 import type { FileRecord, GitRecord } from '../extract/model.js'
 import { type Snapshot, openTasks } from './model.js'
+import { type FileMark, LEDGER_CHECK_CAP } from './ledger.js'
 import { compareText, oneLine } from '../shared/text.js'
 
 export { oneLine }
@@ -19,12 +20,30 @@ function quote(text: string, maxLines: number, maxChars: number): string {
     .join('\n')
 }
 
-export function fileLine(f: FileRecord): string {
-  const counts = f.added || f.removed ? ` +${f.added} -${f.removed}` : ''
+/** What a file's mark says next to its path. */
+function markText(f: FileRecord & { now?: FileMark }): string {
+  switch (f.now) {
+    case undefined:
+      return ''
+    case 'deleted':
+      return ' [deleted since]'
+    case 'reverted':
+      return ' [reverted since]'
+    case 'other-branch':
+      return f.branch ? ` [left on branch ${f.branch}]` : ' [left on another branch]'
+    default:
+      return ` [${f.now}]`
+  }
+}
+
+export function fileLine(f: FileRecord & { now?: FileMark }): string {
+  // A reverted file's line counts and hints describe a change that is no longer there.
+  const gone = f.now === 'reverted'
+  const counts = !gone && (f.added || f.removed) ? ` +${f.added} -${f.removed}` : ''
   const from = f.from ? ` (from ${f.from})` : ''
-  const hints = f.hints.length ? ` — ${f.hints.join(', ')}` : ''
+  const hints = !gone && f.hints.length ? ` — ${f.hints.join(', ')}` : ''
   const who = f.subagent ? ' [subagent]' : ''
-  return `- \`${f.path}\` ${f.op}${from}${counts}${hints}${who}`
+  return `- \`${f.path}\`${markText(f)} ${f.op}${from}${counts}${hints}${who}`
 }
 
 export function gitLine(g: GitRecord): string {
@@ -94,6 +113,9 @@ export function renderLatest(s: Snapshot): string {
   out.push('')
   if (s.files.length === 0) out.push('_No file inside the project was changed._')
   for (const f of s.files) out.push(fileLine(f))
+  if (s.files.length > LEDGER_CHECK_CAP && s.files.some((f) => f.now !== undefined)) {
+    out.push(`_Only the ${LEDGER_CHECK_CAP} most recently changed files were checked against git._`)
+  }
   out.push('')
 
   if (s.outsideFiles.length > 0) {
