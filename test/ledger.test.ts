@@ -111,6 +111,10 @@ describe('the file ledger checked against git at capture', () => {
     for (const line of expected) expect(restore).toContain(line)
   })
 
+  it('says in the ending line what git still holds uncommitted (unc.ts only: the others are committed, reverted, gone or elsewhere)', () => {
+    expect(restore).toMatch(/^How the last session ended: [^\n]*; 1 changed file not committed\.$/m)
+  })
+
   it("records the subagent's commit", () => {
     expect(latest).toMatch(/- commit `[0-9a-f]{7}` on main: fix: com/)
   })

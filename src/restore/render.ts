@@ -14,6 +14,7 @@ import type { ErrorRecord, GitRecord } from '../extract/model.js'
 import { closingQuestion, headAndTail, nextStep } from '../extract/reply.js'
 import { type Snapshot, type TaskItem, openTasks } from '../snapshot/model.js'
 import { fileLine, gitLine } from '../snapshot/render.js'
+import { uncommittedCount } from '../snapshot/ledger.js'
 import { type Section, fitSections } from './budget.js'
 import { FENCE_LABEL, codeValue as code, contentLine, contentLines, fenceFor, neutraliseTags, oneLineValue as oneLine, splitLines } from './fence.js'
 import type { Identity } from './identity.js'
@@ -358,8 +359,9 @@ export function renderStartup(i: StartupInput): string {
   if (!s && !n) head.push('No handoff notes and no snapshot were found for this project.')
   else head.push(RECORDED_NOTE)
   if (s?.ending) {
-    // Facts about the end that are not in the transcript (git's: `N changed files not committed`) go here.
-    const endFacts: string[] = []
+    // Git's word on the end, from the marks the capture put on the files (snapshot/ledger.ts).
+    const uncommitted = uncommittedCount(s)
+    const endFacts = uncommitted > 0 ? [`${uncommitted} changed file${uncommitted === 1 ? '' : 's'} not committed`] : []
     head.push(endingLine(s.ending, endFacts))
   }
   for (const w of uniqueLines([...i.warnings, n?.staleWarning, ...(n?.notes ?? [])])) head.push(`- ${w}`)
