@@ -10,7 +10,7 @@ import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
 import { type IngestStats, ingest } from './ingest.js'
 import { catchUpIndex, openIndex, readManifest } from './indexer.js'
 import { type MemoryLayout, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
-import { type Hit, type SearchQuery, search } from './query.js'
+import { type Hit, type SearchQuery, projectName, search } from './query.js'
 import { type TranscriptSource, allSources } from './sources.js'
 
 export interface IndexOptions {
@@ -165,16 +165,11 @@ function shortDate(ts: string | null): string {
   return Number.isFinite(d.getTime()) ? d.toISOString().slice(0, 16).replace('T', ' ') : '????-??-?? ??:??'
 }
 
-function projectName(p: string): string {
-  const parts = p.split(/[\\/]/).filter((x) => x !== '')
-  return parts[parts.length - 1] ?? '(no project)'
-}
-
 export function hitsText(hits: Hit[]): string {
   return hits
     .map(
       (h) =>
-        `${h.rank}. ${shortDate(h.ts)}  ${projectName(h.project)}  ${h.kind}  ${h.session.slice(0, 8)}  ${h.snippet}\n   ${h.transcript}:${h.line}  (id ${h.id})`,
+        `${h.rank}. ${shortDate(h.ts)}  ${projectName(h.project) || '(no project)'}  ${h.kind}  ${h.session.slice(0, 8)}  ${h.snippet}\n   ${h.transcript}:${h.line}  (id ${h.id})`,
     )
     .join('\n')
 }

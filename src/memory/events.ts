@@ -58,6 +58,9 @@ export interface EventCarry {
   pending: Record<string, PendingCall>
   project?: string
   title?: string
+  /** The line the last events came from and how many it gave: an old transcript line holds several blocks. */
+  at?: number
+  n?: number
 }
 
 export const TEXT_CAP = 1_200
@@ -70,7 +73,7 @@ export function newCarry(): EventCarry {
 }
 
 /** FNV-1a in two lanes over UTF-16 units: a stable id, not a seal. */
-export function eventId(transcript: string, line: number, n: number): string {
+export function eventId(transcript: string, line: number, n: number | string): string {
   const s = `${transcript}\n${line}\n${n}`
   let a = 0x811c9dc5
   let b = 0x811c9dc5
@@ -185,11 +188,20 @@ function shellOutput(result: unknown, text: string): string {
 export function eventsOf(entry: TranscriptEntry, source: EventSource, carry: EventCarry): SearchEvent[] {
   if (!entry.sidechain && entry.cwd && entry.cwd.length <= 4096 && carry.project === undefined) carry.project = cleanPath(entry.cwd)
   const out: SearchEvent[] = []
-  const emit = (kind: EventKind, text: string, line = entry.line, extra: { ts?: string; tool?: string; paths?: string[]; sub?: boolean } = {}): void => {
+  if (carry.at !== entry.line) {
+    carry.at = entry.line
+    carry.n = 0
+  }
+  const emit = (
+    kind: EventKind,
+    text: string,
+    line = entry.line,
+    extra: { ts?: string; tool?: string; paths?: string[]; sub?: boolean; key?: string } = {},
+  ): void => {
     const body = cutRedacted(oneLine(text), TEXT_CAP)
     if (body === '') return
     const event: SearchEvent = {
-      id: eventId(source.transcript, line, line === entry.line ? out.length : 1000 + out.length),
+      id: eventId(source.transcript, line, extra.key ?? (carry.n = (carry.n ?? 0) + 1)),
       kind,
       project: carry.project ?? '',
       session: source.session,
@@ -269,10 +281,11 @@ export function eventsOf(entry: TranscriptEntry, source: EventSource, carry: Eve
               detail: undefined as string | undefined,
             }))
           : call.files
-        for (const f of files) {
+        files.forEach((f, k) => {
           const op = created ? 'created' : f.op
-          emit('file', `${op} ${f.path}${f.detail ? ` ${f.detail}` : ''}`, call.line, { tool: call.name, paths: [f.path], ts: call.ts, sub })
-        }
+          const key = `${entry.toolUseId}:${k}`
+          emit('file', `${op} ${f.path}${f.detail ? ` ${f.detail}` : ''}`, call.line, { tool: call.name, paths: [f.path], ts: call.ts, sub, key })
+        })
       }
       break
     }

@@ -4,7 +4,6 @@
  * scoring, before the top-k cut. `recent` lists the newest events that hold every word instead.
  * Measured choices: ../shared/docs/search-notes.md (rank fusion and decay both lost known items).
  */
-import { basename } from 'node:path'
 import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
 import type { OpenIndex } from './indexer.js'
 import { type MemoryLayout, readEventAt } from './log.js'
@@ -46,9 +45,15 @@ const DAY = 86_400_000
 export const BOOST = 0.25
 export const BOOST_DAYS = 14
 
+/** A project's folder name, whichever separator its path uses (a Windows session's `D:\\repo`). */
+export function projectName(project: string): string {
+  const parts = project.split(/[\\/]/).filter((x) => x !== '')
+  return parts[parts.length - 1] ?? ''
+}
+
 export function projectMatches(project: string, want: { name?: string; path?: string }): boolean {
   if (want.path !== undefined && (project === want.path || project.startsWith(`${want.path.replace(/\/+$/, '')}/`))) return true
-  if (want.name !== undefined && basename(project).toLowerCase() === want.name.toLowerCase()) return true
+  if (want.name !== undefined && projectName(project).toLowerCase() === want.name.toLowerCase()) return true
   return false
 }
 
