@@ -27,6 +27,7 @@ import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
 import { writeText } from '../store/files.js'
 import { captureText, demoText, indexText, registryText, statusText } from './output.js'
+import { eventText, getEvent, hitsText, indexText as memoryIndexText, runIndex, runSearch } from '../memory/commands.js'
 
 export interface Io {
   out: (text: string) => void
@@ -222,6 +223,57 @@ export function buildProgram(io: Io): Command {
         io.out(opts.json ? json(r) : switchText(r))
       })
   }
+
+  program
+    .command('index')
+    .description(
+      'build the search index of past sessions: --backfill reads every transcript of Claude Code ($CLAUDE_CONFIG_DIR/projects) and Codex ($CODEX_HOME/sessions, archived_sessions), resuming where it stopped',
+    )
+    .option('--backfill', 'read every transcript on this machine (only what is new since the last run)')
+    .option('--rebuild', 'build the whole index again from the events log')
+    .option('--status', 'say what the index holds, change nothing')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { backfill?: boolean; rebuild?: boolean; status?: boolean; json?: boolean }) => {
+      const tty = process.stderr.isTTY === true && opts.json !== true
+      const r = await runIndex({ ...opts, ...(tty ? { progress: (line: string) => process.stderr.write(`\r${line}\x1b[K`) } : {}) }, io.deps)
+      if (tty && opts.backfill) process.stderr.write('\r\x1b[K')
+      io.out(opts.json ? json(r) : memoryIndexText(r))
+    })
+
+  program
+    .command('search')
+    .description(
+      'search every past session (requests, replies, commands, file changes, commits, errors …): ranked pointers to transcript lines; use --since or --recent for "latest" questions',
+    )
+    .argument('<query...>', 'words, file names, identifiers')
+    .option('--project <name>', 'only this project: its folder name or path')
+    .option('--kind <kinds>', 'only these kinds (comma-separated): request, reply, command, file, tool, commit, error, subagent, compaction, title')
+    .option('--since <when>', 'only events since then: 7d, 12h, 2w or a date (2025-11-02)')
+    .option('--before <when>', 'only events before then: a date or a duration')
+    .option('--recent', 'the newest events holding every word, newest first (instead of by relevance)')
+    .option('--limit <n>', 'how many hits', positiveInt, 10)
+    .option('--json', 'print one JSON array of hits')
+    .action(
+      async (words: string[], opts: { project?: string; kind?: string; since?: string; before?: string; recent?: boolean; limit: number; json?: boolean }) => {
+        const query = words.join(' ')
+        const hits = await runSearch(query, opts, io.cwd, io.deps)
+        const none = `No events match "${query}"${opts.project || opts.kind || opts.since || opts.before ? ' with these filters' : ''} (\`bookmark index --status\` says what is indexed).`
+        if (opts.json) {
+          if (hits.length === 0) io.deps.log(none)
+          io.out(JSON.stringify(hits, null, 2))
+        } else io.out(hits.length === 0 ? none : hitsText(hits))
+      },
+    )
+
+  program
+    .command('get')
+    .description('print one event found by `bookmark search` in full, and where to read more')
+    .argument('<id>', 'the event id (12 hex digits)')
+    .option('--json', 'print the event as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const e = await getEvent(id, io.deps)
+      io.out(opts.json ? json(e) : eventText(e))
+    })
 
   program
     .command('mcp')

@@ -66,6 +66,8 @@ export interface NoteEntry extends EntryBase {
 
 export interface CompactSummaryEntry extends EntryBase {
   kind: 'compact_summary'
+  /** The summary's text (the host's words, unredacted), when the line carries it. */
+  text?: string
 }
 
 export interface CompactBoundaryEntry extends EntryBase {

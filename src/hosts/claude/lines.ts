@@ -256,7 +256,7 @@ function parseUser(r: Json, base: EntryBase): ParsedLine {
   const message = r.message
   if (!isObject(message)) return SKIPPED
   const content = message.content
-  if (r.isCompactSummary === true) return { ok: true, entries: [{ ...base, kind: 'compact_summary' }] }
+  if (r.isCompactSummary === true) return { ok: true, entries: [{ ...base, kind: 'compact_summary', text: resultText(content) }] }
 
   if (Array.isArray(content)) {
     const results = content.filter((b): b is Json => isObject(b) && b.type === 'tool_result')
@@ -347,7 +347,7 @@ const WRAPPER_BLOCKS = /<(system-reminder|ide_opened_file|ide_selection|ide_diag
 export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry {
   const text = raw.replace(WRAPPER_BLOCKS, '').trim()
   if (text === '') return noteEntry(base, 'hook-context')
-  if (text.startsWith(COMPACT_SUMMARY_PREFIX)) return { ...base, kind: 'compact_summary' }
+  if (text.startsWith(COMPACT_SUMMARY_PREFIX)) return { ...base, kind: 'compact_summary', text }
   if (/^\[Request interrupted by user/.test(text)) return noteEntry(base, 'interrupt')
   if (/^<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input|local-command-caveat)>/.test(text)) {
     return noteEntry(base, 'command-output')

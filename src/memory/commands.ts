@@ -1,0 +1,219 @@
+/**
+ * `bookmark index`, `bookmark search` and `bookmark get`: what each does and the text it prints.
+ */
+import { isAbsolute, resolve } from 'node:path'
+import { InputError } from '../shared/errors.js'
+import { LockTimeoutError } from '../shared/errors.js'
+import type { Deps } from '../shared/deps.js'
+import { open, readdir } from '../shared/fsp.js'
+import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
+import { type IngestStats, ingest } from './ingest.js'
+import { catchUpIndex, openIndex, readManifest } from './indexer.js'
+import { type MemoryLayout, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
+import { type Hit, type SearchQuery, projectName, search } from './query.js'
+import { type TranscriptSource, allSources } from './sources.js'
+
+export interface IndexOptions {
+  backfill?: boolean
+  rebuild?: boolean
+  status?: boolean
+  progress?: (line: string) => void
+}
+
+export interface IndexStatus {
+  events: number
+  segments: number
+  transcripts: number
+  unreadable: number
+  logBytes: number
+  pending: boolean
+}
+
+export async function indexStatus(m: MemoryLayout): Promise<IndexStatus> {
+  const state = await readLogState(m)
+  const manifest = await readManifest(m)
+  const sources = Object.values(state.sources)
+  let logBytes = 0
+  for (let s = 0; s <= state.segment; s++) {
+    try {
+      const fh = await open(segmentPath(m, s), 'r')
+      logBytes += (await fh.stat()).size
+      await fh.close()
+    } catch {
+      // not written yet
+    }
+  }
+  return {
+    events: manifest.segments.reduce((n, s) => n + s.docs, 0),
+    segments: manifest.segments.length,
+    transcripts: sources.length,
+    unreadable: sources.reduce((n, s) => n + s.unreadable, 0),
+    logBytes,
+    pending: manifest.upTo.segment !== state.segment || manifest.upTo.offset !== state.committed,
+  }
+}
+
+export function statusText(s: IndexStatus): string {
+  return `Index: ${s.events} events in ${s.segments} segments from ${s.transcripts} transcripts (${s.unreadable} unreadable lines; log ${s.logBytes} bytes)${s.pending ? '; new events not indexed yet (`bookmark index`)' : ''}.`
+}
+
+export interface IndexResult {
+  ingest?: IngestStats
+  added: number
+  torn: number
+  status: IndexStatus
+}
+
+/** `bookmark index`: with --backfill, every transcript of every host first; then the index catches up with the log. */
+export async function runIndex(opts: IndexOptions, deps: Deps): Promise<IndexResult> {
+  if (opts.status) return { added: 0, torn: 0, status: await indexStatus(memoryLayout(deps.bookmarkHome)) }
+  const m = await ensureMemory(deps.bookmarkHome)
+  let ingested: IngestStats | undefined
+  if (opts.backfill) {
+    const sources = await allSources(deps.env)
+    ingested = await ingest(m, sources, {
+      ...(opts.progress ? { onProgress: (done: number, total: number) => opts.progress!(`reading transcripts: ${done}/${total}`) } : {}),
+    })
+  }
+  const run = await withMemoryLock(m, () => catchUpIndex(m, opts.rebuild === true))
+  return { ...(ingested ? { ingest: ingested } : {}), added: run.added, torn: run.torn, status: await indexStatus(m) }
+}
+
+export function indexText(r: IndexResult): string {
+  const parts: string[] = []
+  if (r.ingest) {
+    const i = r.ingest
+    parts.push(
+      `Backfill: ${i.files} transcripts, ${i.read} read, ${i.events} new events, ${i.unreadable} unreadable lines${i.failed > 0 ? `, ${i.failed} files could not be read` : ''}.`,
+    )
+  }
+  parts.push(`Indexed ${r.added} new events${r.torn > 0 ? ` (${r.torn} damaged log lines skipped)` : ''}. ${statusText(r.status)}`)
+  return parts.join('\n')
+}
+
+/** What `search` catches up on before answering: the transcripts already known, and any new one of the host stores. */
+async function catchUp(m: MemoryLayout, deps: Deps): Promise<void> {
+  const state = await readLogState(m)
+  if (Object.keys(state.sources).length === 0) return // never backfilled: `bookmark index --backfill` first
+  const found = await allSources(deps.env)
+  const byPath = new Map<string, TranscriptSource>(found.map((s) => [s.path, s]))
+  for (const [path, cp] of Object.entries(state.sources)) if (!byPath.has(path)) byPath.set(path, { path, host: cp.host, session: cp.session })
+  const lock = { timeoutMs: 2_000 }
+  try {
+    await ingest(m, [...byPath.values()], { lock })
+    await withMemoryLock(m, () => catchUpIndex(m), lock)
+  } catch (e) {
+    // A backfill holds the lock: answer from what is indexed.
+    if (!(e instanceof LockTimeoutError)) throw e
+    deps.log('the index is being written by another bookmark process: answering from what it holds now')
+  }
+}
+
+const DURATION = /^(\d+)\s*([hdw])$/
+
+/** `7d`, `12h`, `2w` (before `now`) or a date (`2025-11-02`, an ISO time). */
+export function parseWhen(value: string, flag: string, now: number): number {
+  const d = DURATION.exec(value.trim())
+  if (d) return now - Number(d[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[d[2] as 'h' | 'd' | 'w']
+  if (/^\d{4}-\d\d-\d\d/.test(value.trim())) {
+    const t = Date.parse(value.trim())
+    if (Number.isFinite(t)) return t
+  }
+  throw new InputError(`${flag} takes a duration such as 7d, 12h or 2w, or a date such as 2025-11-02; got "${value}"`)
+}
+
+export function parseKinds(value: string): EventKind[] {
+  const kinds = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '')
+  const bad = kinds.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k))
+  if (bad.length > 0 || kinds.length === 0) throw new InputError(`--kind takes a comma-separated list of ${EVENT_KINDS.join(', ')}; got "${value}"`)
+  return kinds as EventKind[]
+}
+
+export interface SearchOptions {
+  project?: string
+  kind?: string
+  since?: string
+  before?: string
+  recent?: boolean
+  limit?: number
+}
+
+export async function runSearch(query: string, opts: SearchOptions, cwd: string, deps: Deps): Promise<Hit[]> {
+  if (query.trim() === '') throw new InputError('search needs a query (words, a file name, an identifier)')
+  const now = deps.now().getTime()
+  const q: SearchQuery = { query, limit: opts.limit ?? 10, now, ...(opts.recent ? { recent: true } : {}) }
+  if (opts.kind !== undefined) q.kinds = parseKinds(opts.kind)
+  if (opts.since !== undefined) q.since = parseWhen(opts.since, '--since', now)
+  if (opts.before !== undefined) q.before = parseWhen(opts.before, '--before', now)
+  if (opts.project !== undefined) {
+    const p = opts.project.trim()
+    if (p === '') throw new InputError('--project takes a project folder name or path')
+    q.project = p.includes('/') || p === '.' || p === '..' ? { path: isAbsolute(p) ? resolve(p) : resolve(cwd, p) } : { name: p }
+  }
+  const m = memoryLayout(deps.bookmarkHome)
+  if ((await readdir(m.dir).catch(() => undefined)) === undefined) return []
+  await catchUp(m, deps)
+  return search(m, await openIndex(m), q)
+}
+
+function shortDate(ts: string | null): string {
+  if (!ts) return '????-??-?? ??:??'
+  const d = new Date(ts)
+  return Number.isFinite(d.getTime()) ? d.toISOString().slice(0, 16).replace('T', ' ') : '????-??-?? ??:??'
+}
+
+export function hitsText(hits: Hit[]): string {
+  return hits
+    .map(
+      (h) =>
+        `${h.rank}. ${shortDate(h.ts)}  ${projectName(h.project) || '(no project)'}  ${h.kind}  ${h.session.slice(0, 8)}  ${h.snippet}\n   ${h.transcript}:${h.line}  (id ${h.id})`,
+    )
+    .join('\n')
+}
+
+/** `bookmark get ID`: the event whose id it is, read from the log. */
+export async function getEvent(id: string, deps: Deps): Promise<SearchEvent> {
+  if (!/^[0-9a-f]{12}$/.test(id)) throw new InputError(`not an event id: "${id}" (12 hex digits, as \`bookmark search\` prints them)`)
+  const m = memoryLayout(deps.bookmarkHome)
+  const state = await readLogState(m)
+  const needle = Buffer.from(`{"id":"${id}"`)
+  for (let s = state.segment; s >= 0; s--) {
+    let data: Buffer
+    try {
+      const fh = await open(segmentPath(m, s), 'r')
+      try {
+        const size = s === state.segment ? state.committed : (await fh.stat()).size
+        data = Buffer.alloc(size)
+        await fh.read(data, 0, size, 0)
+      } finally {
+        await fh.close()
+      }
+    } catch {
+      continue
+    }
+    const at = data.lastIndexOf(needle)
+    if (at === -1) continue
+    const end = data.indexOf(0x0a, at)
+    try {
+      return JSON.parse(data.toString('utf8', at, end === -1 ? data.length : end)) as SearchEvent
+    } catch {
+      continue
+    }
+  }
+  throw new InputError(`no event ${id} in the index (\`bookmark search\` prints the ids)`)
+}
+
+export function eventText(e: SearchEvent): string {
+  const lines = [
+    `Event ${e.id}: ${e.kind}${e.tool ? ` (${e.tool})` : ''}${e.sub ? ', by a subagent' : ''}`,
+    `When: ${e.ts ?? 'unknown'}`,
+    `Project: ${e.project || '(unknown)'}`,
+    `Session: ${e.session} (${e.host})`,
+  ]
+  if (e.paths && e.paths.length > 0) lines.push(`Paths: ${e.paths.join(', ')}`)
+  lines.push('', e.text, '', `Read more: ${e.transcript}:${e.line} (the transcript line, e.g. sed -n '${e.line}p' '${e.transcript}')`)
+  return lines.join('\n')
+}

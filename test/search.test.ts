@@ -1,0 +1,224 @@
+/**
+ * `bookmark index --backfill`, `search` and `get` over the real corpus copied into a fake Claude Code store and a
+ * Codex rollout in a fake CODEX_HOME (the sandbox's homes, never the real ones).
+ */
+import { spawn } from 'node:child_process'
+import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { CORPUS, CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
+import { ALNUM, fake } from './helpers/fake-secrets.js'
+
+const CODEX = join(CORPUS, 'codex', 'codex-0.142.2-spark-model-compacted2-patch-019f03e0.jsonl')
+const CODEX_SID = '019f03e0-321f-7eb2-83cc-b54ecd71be23'
+
+/** A corpus file's copy is named after its 8-hex suffix, as a session id. */
+const sessionOf = (name: string): string => `${/-([0-9a-f]{8})\.jsonl$/.exec(name)![1]}-0000-4000-8000-000000000000`
+
+async function world(files: string[] = claudeFiles()): Promise<Sandbox & { projects: string }> {
+  const sb = await sandbox()
+  const projects = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', '-work-proj')
+  await mkdir(projects, { recursive: true })
+  for (const f of files) await copyFile(claudePath(f), join(projects, `${sessionOf(f)}.jsonl`))
+  const codexHome = join(sb.home, '.codex')
+  await mkdir(join(codexHome, 'sessions', '2026', '06', '26'), { recursive: true })
+  if (existsSync(CODEX)) await copyFile(CODEX, join(codexHome, 'sessions', '2026', '06', '26', 'copied-rollout.jsonl'))
+  sb.env.CODEX_HOME = codexHome
+  return { ...sb, projects }
+}
+
+const cli = (sb: Sandbox, ...args: string[]) => runCli(args, { env: sb.env })
+const searchJson = async (sb: Sandbox, ...args: string[]): Promise<any[]> => {
+  const r = await cli(sb, 'search', ...args, '--json')
+  expect(r.code).toBe(0)
+  return JSON.parse(r.stdout) as any[]
+}
+const logLines = (sb: Sandbox): string[] => {
+  const dir = join(sb.env.BOOKMARK_HOME!, 'memory', 'events')
+  return readdirSync(dir).flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+  )
+}
+const ids = (sb: Sandbox): string[] => logLines(sb).map((l) => (JSON.parse(l) as { id: string }).id)
+/** The events as another sandbox would hold them too (ids and paths differ between sandboxes). */
+const facts = (sb: Sandbox): string[] =>
+  logLines(sb)
+    .map((l) => JSON.parse(l) as { transcript: string; line: number; kind: string; text: string })
+    .map((e) => `${e.transcript.split('/').pop()}|${e.line}|${e.kind}|${e.text}`)
+    .sort()
+
+describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
+  let sb: Sandbox & { projects: string }
+  let events = 0
+
+  beforeAll(async () => {
+    sb = await world()
+    const r = await cli(sb, 'index', '--backfill')
+    expect(r.code).toBe(0)
+    // No terminal: one summary, no progress line.
+    expect(r.stdout).toMatch(/^Backfill: 39 transcripts, 39 read, (\d+) new events, 0 unreadable lines\.\nIndexed \1 new events\./)
+    expect(r.stderr).toBe('')
+    events = Number(/(\d+) new events/.exec(r.stdout)![1])
+  }, 120_000)
+
+  it('brings back a named commit with its transcript line (provenance)', async () => {
+    const hits = await searchJson(sb, 'auto-summarise at commit time', '--kind', 'commit')
+    expect(hits[0]).toMatchObject({
+      rank: 1,
+      kind: 'commit',
+      host: 'claude',
+      session: sessionOf('cc-2.1.29-pr-link-compact2-mcp-1e0816ef.jsonl'),
+      project: '/Users/alex/workspace/cli/.worktrees/alex/test-explain-checkpoint-boundaries',
+      line: 612,
+    })
+    expect(hits[0].snippet).toBe('ebe393e feat(strategy): add auto-summarise at commit time')
+    for (const key of ['id', 'ts', 'transcript', 'score']) expect(hits[0]).toHaveProperty(key)
+    // The line it points at is the real one: the commit's output is there.
+    const line = readFileSync(hits[0].transcript, 'utf8').split('\n')[hits[0].line - 1]!
+    expect(line).toContain('[alex/ent-96-auto-summaries ebe393e] feat(strategy): add auto-summarise at commit time')
+    const get = await cli(sb, 'get', hits[0].id)
+    expect(get.code).toBe(0)
+    expect(get.stdout).toContain(`Event ${hits[0].id}: commit (Bash)`)
+    expect(get.stdout).toContain(`Read more: ${hits[0].transcript}:612`)
+  })
+
+  it('ranks the session that changed config.go first, though its words are everywhere (exact channel)', async () => {
+    const exact = await searchJson(sb, 'config.go', '--limit', '5')
+    expect(exact.map((h) => h.session.slice(0, 8))).toEqual(Array(5).fill('1e0816ef'))
+    const loose = await searchJson(sb, 'config go', '--limit', '10')
+    expect(new Set(loose.map((h) => h.session.slice(0, 8))).size).toBeGreaterThan(1)
+  })
+
+  it('applies filters before the top-k cut', async () => {
+    const top = await searchJson(sb, 'test', '--limit', '3')
+    expect(top).toHaveLength(3)
+    expect(top.some((h) => h.kind === 'commit')).toBe(false)
+    const commits = await searchJson(sb, 'test', '--limit', '3', '--kind', 'commit')
+    expect(commits.map((h) => h.kind)).toEqual(['commit', 'commit', 'commit'])
+    const project = await searchJson(sb, 'test', '--limit', '50', '--project', 'oh-my-posh')
+    expect(project.length).toBeGreaterThan(3)
+    expect(project.every((h) => h.project.endsWith('oh-my-posh'))).toBe(true)
+    const old = await searchJson(sb, 'test', '--before', '2025-01-01')
+    expect(old).toEqual([])
+  })
+
+  it('lists the newest events holding every word with --recent', async () => {
+    const hits = await searchJson(sb, 'fix', 'test', '--recent', '--limit', '5')
+    expect(hits.length).toBe(5)
+    const times = hits.map((h) => Date.parse(h.ts))
+    expect([...times].sort((a, b) => b - a)).toEqual(times)
+    const text = new Map(
+      logLines(sb)
+        .map((l) => JSON.parse(l) as { id: string; text: string })
+        .map((e) => [e.id, e.text.toLowerCase()]),
+    )
+    for (const h of hits) expect(text.get(h.id)).toMatch(/(?=[\s\S]*\bfix)(?=[\s\S]*\btest)/)
+  })
+
+  it('reads the Codex rollout under its session_meta id', async () => {
+    const hits = await searchJson(sb, 'composite.mdx', '--limit', '3')
+    expect(hits[0]).toMatchObject({ host: 'codex', session: CODEX_SID, project: '/home/entity/projects/EntityProcess/agentv' })
+  })
+
+  it('says so when nothing matches, and refuses bad flags with exit 1', async () => {
+    const none = await cli(sb, 'search', 'qqqzzzxxyy')
+    expect(none).toMatchObject({ code: 0, stdout: 'No events match "qqqzzzxxyy" (`bookmark index --status` says what is indexed).\n' })
+    const json = await cli(sb, 'search', 'qqqzzzxxyy', '--json')
+    expect(json.stdout).toBe('[]\n')
+    expect(json.stderr).toContain('No events match')
+    const kind = await cli(sb, 'search', 'x', '--kind', 'commits')
+    expect(kind.code).toBe(1)
+    expect(kind.stderr).toBe(
+      'bookmark: --kind takes a comma-separated list of request, reply, command, file, tool, commit, error, subagent, compaction, title; got "commits"\n',
+    )
+    expect((await cli(sb, 'search', 'x', '--since', 'last week')).code).toBe(1)
+    expect((await cli(sb, 'get', 'nothex')).code).toBe(1)
+  })
+
+  it('catches up with new lines before answering, and a rerun adds nothing', async () => {
+    const target = join(sb.projects, `${sessionOf('cc-2.1.59-plain-eebd3a1f.jsonl')}.jsonl`)
+    const first = readFileSync(target, 'utf8').split('\n')[0]!
+    const rec = JSON.parse(first)
+    const added = { ...rec, type: 'user', uuid: 'u-new', isSidechain: false, message: { role: 'user', content: 'please rename the flux capacitor module' } }
+    appendFileSync(target, `${JSON.stringify(added)}\n`)
+    const hits = await searchJson(sb, 'flux capacitor')
+    expect(hits[0]).toMatchObject({ kind: 'request', snippet: 'please rename the flux capacitor module' })
+    const again = await cli(sb, 'index', '--backfill')
+    expect(again.stdout).toMatch(/, 0 new events,/)
+    const all = ids(sb)
+    expect(new Set(all).size).toBe(all.length)
+    expect(all.length).toBe(events + 1)
+  })
+})
+
+describe.skipIf(!CORPUS_PRESENT)('the events log', () => {
+  const SMALL = ['cc-2.1.29-pr-link-compact2-mcp-1e0816ef.jsonl', 'cc-2.1.59-plain-eebd3a1f.jsonl', 'cc-2.1.14-tool-errors-c64cc478.jsonl']
+
+  it('keeps no secret: indexed text is redacted', async () => {
+    const sb = await world([])
+    const token = `ghp_${fake(ALNUM, 36)}`
+    const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', '-w')
+    await mkdir(dir, { recursive: true })
+    const line = (n: number, content: string) =>
+      JSON.stringify({ type: 'user', uuid: `u${n}`, sessionId: 's1', cwd: '/w/app', timestamp: '2026-01-02T03:04:05Z', message: { role: 'user', content } })
+    await writeFile(join(dir, 'aaaaaaaa-0000-4000-8000-000000000000.jsonl'), `${line(1, `deploy with GITHUB_TOKEN=${token} to the staging cluster`)}\n`)
+    expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
+    const log = logLines(sb).join('\n')
+    expect(log).toContain('staging cluster')
+    expect(log).not.toContain(token)
+    const hits = await searchJson(sb, 'staging cluster')
+    expect(hits).toHaveLength(1)
+    expect(hits[0].snippet).not.toContain(token)
+    expect(hits[0].snippet).toContain('[REDACTED')
+  })
+
+  it('skips a torn last line and cuts it off at the next commit', async () => {
+    const sb = await world(SMALL)
+    expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
+    const before = ids(sb).length
+    const segment = join(sb.env.BOOKMARK_HOME!, 'memory', 'events', '000000.jsonl')
+    appendFileSync(segment, '{"id":"0123456789ab","kind":"request","text":"half a wri')
+    const hits = await searchJson(sb, 'auto-summarise at commit time', '--kind', 'commit')
+    expect(hits[0].snippet).toBe('ebe393e feat(strategy): add auto-summarise at commit time')
+    const rebuilt = await cli(sb, 'index', '--rebuild')
+    expect(rebuilt.stdout).toContain(`Indexed ${before} new events.`)
+    await appendFile(join(sb.projects, `${sessionOf(SMALL[1]!)}.jsonl`))
+    expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
+    expect(readFileSync(segment, 'utf8')).not.toContain('half a wri')
+    expect(ids(sb).length).toBe(before + 1)
+  })
+
+  it('resumes a backfill killed midway without a duplicate event', async () => {
+    const clean = await world(SMALL)
+    await cli(clean, 'index', '--backfill')
+    const want = facts(clean)
+    expect(new Set(ids(clean)).size).toBe(want.length)
+
+    const sb = await world(SMALL)
+    // A writer that died after its append and before its commit: bytes past the commit point.
+    await mkdir(join(sb.env.BOOKMARK_HOME!, 'memory', 'events'), { recursive: true })
+    const killed = spawn(process.execPath, [BIN, 'index', '--backfill'], { env: sb.env, stdio: 'ignore' })
+    await new Promise((r) => setTimeout(r, 350))
+    killed.kill('SIGKILL')
+    await new Promise((r) => killed.on('close', r))
+    const segment = join(sb.env.BOOKMARK_HOME!, 'memory', 'events', '000000.jsonl')
+    appendFileSync(segment, `${logLines(clean)[0]}\n{"id":"torn`)
+    const r = await cli(sb, 'index', '--backfill')
+    expect(r.code).toBe(0)
+    expect(facts(sb)).toEqual(want)
+    expect(new Set(ids(sb)).size).toBe(want.length)
+  }, 60_000)
+})
+
+/** Appends one request to a transcript, in its own session's envelope. */
+async function appendFile(path: string): Promise<void> {
+  const rec = JSON.parse(readFileSync(path, 'utf8').split('\n')[0]!)
+  appendFileSync(
+    path,
+    `${JSON.stringify({ ...rec, type: 'user', uuid: 'u-more', isSidechain: false, message: { role: 'user', content: 'one more request' } })}\n`,
+  )
+}
