@@ -19,10 +19,15 @@ export function isSubstantial(text: string): boolean {
 /** An acknowledgement that opens a turn ("yeah let's do it", "ok, now …"): such a turn follows something else. */
 const ACK = /^(?:y|yes|yep|yeah|yea|ok|okay|sure|great|cool|nice|perfect|thanks|thank you|alright|right|go ahead|do it)\b/i
 
+/** What follows an opening acknowledgement, at least this long, states a matter of its own ("ok, so I am noting some weirdness. …"). */
+const ACK_REST = 80
+
 /** A request that can be the session's goal: substantial, and not a reply to something before it. */
 export function isGoal(text: string): boolean {
   const t = text.trim()
-  return t.length >= 20 && isSubstantial(t) && !ACK.test(t)
+  if (t.length < 20 || !isSubstantial(t)) return false
+  const ack = ACK.exec(t)
+  return ack === null || t.slice(ack[0].length).replace(/^[\s,.!:;-]+/, '').length >= ACK_REST
 }
 
 /** Requests at most this long can be a decision of their own ("don't commit yet"); longer ones are tasks. */
@@ -212,8 +217,9 @@ function lastChangeLine(state: ExtractState): number {
 /**
  * The end state from the last events of the main thread: the API error or interrupt that was its last word; a
  * closing question or an unanswered AskUserQuestion (waiting); a commit after which nothing changed; else
- * mid-work when tasks are open, files changed since the last commit or the turn had no reply, and otherwise
- * `replied` (a reply with no work open). Null for a state saved before these facts were kept.
+ * mid-work when tasks are open, files changed since the last commit, an error is still unresolved (a refused
+ * write leaves the task undone whatever the reply says) or the turn had no reply, and otherwise `replied` (a
+ * reply with no work open). Null for a state saved before these facts were kept.
  */
 export function endState(state: ExtractState, openTasks: number, lastReply: string | undefined): Ending | null {
   const e = state.ending
@@ -225,7 +231,8 @@ export function endState(state: ExtractState, openTasks: number, lastReply: stri
   if (e.commitLine !== undefined && e.commitLine >= changed && e.last !== 'prompt') {
     return { state: 'committed', ...(e.commitHash ? { detail: e.commitHash.slice(0, 7) } : {}) }
   }
-  if (openTasks > 0 || e.last !== 'reply' || changed > (e.commitLine ?? 0)) return { state: 'mid-work' }
+  const errorOpen = state.errors.some((x) => !x.resolved)
+  if (openTasks > 0 || e.last !== 'reply' || changed > (e.commitLine ?? 0) || errorOpen) return { state: 'mid-work' }
   return { state: 'replied' }
 }
 
