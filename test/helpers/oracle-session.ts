@@ -98,12 +98,11 @@ function resultText(b: Rec): string {
   return ''
 }
 
-/** A user record's typed text (wrappers and IDE context removed), or undefined for tool results and meta records. */
+/** A user record's typed text (wrappers and IDE context removed), or undefined for bare tool results and meta records. */
 function typedText(o: Rec): string | undefined {
   if (o.type !== 'user' || o.isMeta || o.isCompactSummary || o.isSidechain || o.isVisibleInTranscriptOnly) return undefined
-  const bs = blocks(o)
-  if (bs.some((b) => b.type === 'tool_result')) return undefined
-  const text = bs
+  // Text blocks beside a tool result are a message the user typed while the tool ran (2.1.x).
+  const text = blocks(o)
     .filter((b) => b.type === 'text')
     .map((b) => String(b.text))
     .join('\n')
@@ -112,10 +111,23 @@ function typedText(o: Rec): string | undefined {
   return text || undefined
 }
 
-/** Typed text that is a request of the user's own: not a wrapper, a slash command or a teammate message. */
+/** Commands that steer Claude Code itself: their arguments (a /compact focus, a model name) ask for no work. */
+const SESSION_COMMANDS = new Set(['compact', 'clear', 'model', 'resume', 'config', 'context', 'memory', 'add-dir', 'rename', 'export', 'rewind'])
+
+/**
+ * Typed text that is a request of the user's own: not a wrapper, a bare slash command or a teammate message. A
+ * slash command with arguments (`/workflows:review <PR url>`, `/security:review all of phase 14 work`) is the
+ * user's request in the command's words.
+ */
 function requestText(o: Rec): string | undefined {
   const t = typedText(o)
-  if (!t || WRAPPER.test(t) || t.includes('<command-name>') || /^\/\S+$/.test(t)) return undefined
+  if (!t) return undefined
+  const name = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(t)?.[1]
+  if (name !== undefined) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(t)?.[1]?.trim()
+    return args && !SESSION_COMMANDS.has(name) ? `/${name} ${args}` : undefined
+  }
+  if (WRAPPER.test(t) || /^\/\S+$/.test(t)) return undefined
   return t
 }
 
@@ -236,7 +248,11 @@ export function sessionOracle(raw: string): SessionOracle {
         if (/\bgit\b[^\n]*\bcommit\b/.test(u.input.command) && commit) {
           lastCommit = commit[1]!.slice(0, 7)
           lastCommitLine = o.__line
-        } else if (/\b(rm|mv|git (checkout|restore|reset|stash|apply|merge|rebase|cherry-pick))\b|>\s*\S/.test(u.input.command)) lastChangeLine = o.__line
+        } else if (
+          /\b(rm|mv|git (checkout|restore|reset|stash|apply|merge|rebase|cherry-pick))\b|(?<![\d&>])>>?\s*(?!&|\/dev\/null\b)[^\s&]/.test(u.input.command)
+        )
+          // A write to a file; `2>&1` and `> /dev/null` change nothing.
+          lastChangeLine = o.__line
       }
     }
   }
