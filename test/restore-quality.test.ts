@@ -22,6 +22,7 @@ const TITLES = [
   'Next step',
   "The user's decisions",
   'Open tasks',
+  "The teammates' latest reports",
   'Files changed',
   'Last commit',
   'Unresolved errors',

@@ -61,6 +61,29 @@ describe('the goal', () => {
   })
 })
 
+describe("teammates' reports (an agent team's lead session)", () => {
+  const report = (from: string, text: string) => prompt(`<teammate-message teammate_id="${from}" color="green" summary="s">\n${text}\n</teammate-message>`)
+
+  it('keeps the latest report of each teammate, newest last, redacted', () => {
+    const { snap } = facts(
+      prompt('Implement the plan with a team'),
+      report('proxy-fix', 'Task #2 started.'),
+      report('auth-fix', 'Task #5 done, token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB rotated.'),
+      report('proxy-fix', 'Task #2 done.'),
+    )
+    expect(snap.teamReports?.map((r) => [r.from, r.text])).toEqual([
+      ['auth-fix', expect.stringMatching(/^Task #5 done, token \[REDACTED:[^\]]+\] rotated\.$/)],
+      ['proxy-fix', 'Task #2 done.'],
+    ])
+    // Reports are not the user's requests.
+    expect(snap.requests.count).toBe(1)
+  })
+
+  it('is absent from a session without a team', () => {
+    expect(facts(prompt('Add CSV export to the notes list')).snap).not.toHaveProperty('teamReports')
+  })
+})
+
 describe("the user's decisions", () => {
   it('answers to AskUserQuestion, from toolUseResult.answers or from the text', () => {
     const q1 = 'Should the E2E tests be in a separate directory?'

@@ -4,6 +4,7 @@
  */
 import { cutRedacted } from '../redact/secrets.js'
 import { isObject, str } from '../shared/json.js'
+import type { TeamReport } from '../transcript/types.js'
 import { CAPS, type DecisionRecord, type EndEvent, type EndingFacts, type ExtractState, type PendingTool, type PromptRecord } from './model.js'
 import { closingQuestion, endsWithQuestion } from './reply.js'
 
@@ -100,6 +101,20 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
   } else if (awaiting?.kind === 'rejection' || (awaiting?.kind === 'interrupt' && short && !asks && isSubstantial(t))) {
     pushDecision(state, 'reply', t, line, ts)
   } else if (short && explicit(t)) pushDecision(state, 'said', t, line, ts)
+}
+
+/** Teammates' reports to the lead: each teammate's latest kept, newest last (its first words say what it did). */
+export function noteTeamReports(state: ExtractState, reports: TeamReport[], line: number, ts: string | undefined): void {
+  const list = (state.teamReports ??= [])
+  for (const r of reports) {
+    const from = cutRedacted(r.from.replace(/\s+/g, ' ').trim(), 60)
+    const text = cutRedacted(r.text.replace(/\s+/g, ' ').trim(), CAPS.teamReportText)
+    if (text === '') continue
+    const at = list.findIndex((x) => x.from === from)
+    if (at >= 0) list.splice(at, 1)
+    list.push({ line, from, text, ...(ts !== undefined ? { ts } : {}) })
+  }
+  if (list.length > CAPS.teamReports) list.splice(0, list.length - CAPS.teamReports)
 }
 
 /** A lazy prompt record read into a plain one (its getters read once). */
