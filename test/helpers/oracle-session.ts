@@ -7,7 +7,7 @@
 
 type Rec = Record<string, any>
 
-export type EndState = 'waiting' | 'interrupted' | 'api-error' | 'committed' | 'mid-work'
+export type EndState = 'waiting' | 'interrupted' | 'api-error' | 'committed' | 'mid-work' | 'finished'
 
 /** The start of the `How the last session ended:` state, in the shared wording of issue 18. */
 export const END_STATE_WORDS: Record<EndState, string> = {
@@ -16,6 +16,8 @@ export const END_STATE_WORDS: Record<EndState, string> = {
   'api-error': 'on an API error',
   committed: 'committed',
   'mid-work': 'mid-work',
+  // Beyond the five of the shared wording: the issue's "finished", a reply after which nothing is left open.
+  finished: 'after a reply, with no work open',
 }
 
 export interface OracleError {
@@ -177,6 +179,8 @@ export function sessionOracle(raw: string): SessionOracle {
   const okEdits = new Map<string, number>() // file -> last line of a successful edit
   const okCommands = new Map<string, number>() // command core -> last line it succeeded
   const okByTool = new Map<string, number>()
+  let todos: Rec[] | undefined
+  const tasks = new Map<string, string>() // task id -> status
 
   for (const o of main) {
     if (o.type !== 'user' && o.type !== 'assistant') continue
@@ -238,6 +242,15 @@ export function sessionOracle(raw: string): SessionOracle {
         continue
       }
       okByTool.set(u.name, o.__line)
+      if (u.name === 'TodoWrite' && Array.isArray(u.input.todos)) todos = u.input.todos
+      if (u.name === 'TaskCreate') {
+        const id = o.toolUseResult?.task?.id ?? /Task #(\w+) created/.exec(text)?.[1]
+        if (id !== undefined) tasks.set(String(id), 'pending')
+      }
+      if (u.name === 'TaskUpdate' && u.input.taskId !== undefined && tasks.has(String(u.input.taskId))) {
+        if (u.input.status === 'deleted') tasks.delete(String(u.input.taskId))
+        else if (typeof u.input.status === 'string') tasks.set(String(u.input.taskId), u.input.status)
+      }
       if (EDIT_TOOLS.has(u.name) && target) {
         okEdits.set(target, o.__line)
         lastChangeLine = o.__line
@@ -271,6 +284,14 @@ export function sessionOracle(raw: string): SessionOracle {
     goal = firstRequest
     goalSource = 'request'
   }
+  /** Open tasks, an open error, or a file tool that failed and never succeeded on its file (not the user's "no"). */
+  function workLeft(): boolean {
+    const open = tasks.size > 0 ? [...tasks.values()].some((s) => s !== 'completed') : (todos ?? []).some((t) => t.status !== 'completed')
+    const undone = failed.some(
+      (e) => EDIT_TOOLS.has(e.tool) && e.status !== 'cancelled' && !/doesn't want to proceed/.test(e.message) && (okEdits.get(e.target) ?? 0) < e.line,
+    )
+    return open || undone || failed.some((e) => e.status === 'open')
+  }
   const apiError =
     lastAssistantRec && (lastAssistantRec.isApiErrorMessage === true || (lastAssistantRec.error !== undefined && lastAssistantRec.error !== null))
   const questionAtEnd = lastAssistantTextLine >= lastToolUseLine && QUESTION.test(lastAssistant ?? '') && lastAssistantTextLine === lastRealLine
@@ -279,6 +300,7 @@ export function sessionOracle(raw: string): SessionOracle {
   else if (apiError) endState = 'api-error'
   else if (pendingAsk.size > 0 || questionAtEnd) endState = 'waiting'
   else if (lastCommit && lastCommitLine >= lastChangeLine) endState = 'committed'
+  else if (lastAssistantTextLine === lastRealLine && lastChangeLine === 0 && !workLeft()) endState = 'finished'
   else endState = 'mid-work'
   const finalQuestion = lastAssistant ? QUESTION.exec(lastAssistant)?.[1]?.trim() : undefined
 
