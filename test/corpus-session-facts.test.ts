@@ -112,6 +112,11 @@ describe.skipIf(!CORPUS_PRESENT)('session facts on real transcripts', () => {
     expect(snapshot.requests.count).toBe(1) // line 5 only; lines 158-509 are <teammate-message> from teammates
     expect(section(text, 'Latest request')).toMatch(/^Implement the following plan:\n\n# Performance Optimization Plan: CyberVPN Dashboard/)
     expect(text).not.toContain('The goal, in the user')
+    // What the teammates reported last, newest first: line 200's backend-cache report on task #1 (line 158's proxy-fix last).
+    expect(snapshot.teamReports?.map((r) => r.from)).toEqual(['proxy-fix', 'query-dedup', 'auth-fix', 'infra-tune', 'dashboard-perf', 'backend-cache'])
+    const reports = section(text, "The teammates' latest reports")!.split('\n')
+    expect(reports[0]).toMatch(/^- backend-cache: Task #1 \(Backend: Redis response cache \+ redirect_slashes fix\) is complete\./)
+    expect(reports).toHaveLength(6)
   })
 
   it("a teammate's session: the lead's task assignment (cc-2.1.41 line 134, to proxy-fix) is its request and goal", async () => {

@@ -25,6 +25,10 @@ describe('the goal', () => {
     const { snap } = facts(prompt('/init'), prompt("yeah let's do it"), prompt('Add CSV export to the notes list'), prompt('now the tests'))
     expect(snap.goal).toEqual({ text: 'Add CSV export to the notes list', source: 'request', ts: expect.any(String) })
     expect(isGoal('ok, now add the flag too')).toBe(false)
+    // cc-2.1.14-compact2-mcp-progress: after "yeah let's do it", the matter the session then debugged.
+    expect(
+      isGoal('ok, so I am noting some weirdness.\n\nIn one of _our commits_ 09ea3c1 (we did this just now), it is referencing checkpoint e6d2bbd73e25.'),
+    ).toBe(true)
     expect(isSubstantial('ok, now add the flag too')).toBe(true)
   })
 
@@ -54,6 +58,29 @@ describe('the goal', () => {
     const { snap } = facts(prompt(assign))
     expect(snap.goal).toMatchObject({ text: 'You are the QA lead. Claim task #5 and run the play-test.', from: 'team-lead' })
     expect(snap.requests.recent.at(-1)).toMatchObject({ text: 'You are the QA lead. Claim task #5 and run the play-test.', from: 'team-lead' })
+  })
+})
+
+describe("teammates' reports (an agent team's lead session)", () => {
+  const report = (from: string, text: string) => prompt(`<teammate-message teammate_id="${from}" color="green" summary="s">\n${text}\n</teammate-message>`)
+
+  it('keeps the latest report of each teammate, newest last, redacted', () => {
+    const { snap } = facts(
+      prompt('Implement the plan with a team'),
+      report('proxy-fix', 'Task #2 started.'),
+      report('auth-fix', 'Task #5 done, token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB rotated.'),
+      report('proxy-fix', 'Task #2 done.'),
+    )
+    expect(snap.teamReports?.map((r) => [r.from, r.text])).toEqual([
+      ['auth-fix', expect.stringMatching(/^Task #5 done, token \[REDACTED:[^\]]+\] rotated\.$/)],
+      ['proxy-fix', 'Task #2 done.'],
+    ])
+    // Reports are not the user's requests.
+    expect(snap.requests.count).toBe(1)
+  })
+
+  it('is absent from a session without a team', () => {
+    expect(facts(prompt('Add CSV export to the notes list')).snap).not.toHaveProperty('teamReports')
   })
 })
 
@@ -168,6 +195,17 @@ describe('how the session ended', () => {
     ],
     ['a turn cut off after a tool call', [prompt('Add X to the list'), toolUse('r', 'Read', { file_path: '/proj/a' })], { state: 'mid-work' }],
     ['a reply with no work open', [prompt('What does the store hold?'), assistantText('Snapshots and the index.')], { state: 'replied' }],
+    [
+      // cc-1.0.98-small-todowrite: the write was refused, the reply says "I've created a basic CLAUDE.md file".
+      'a reply after a refused write',
+      [
+        prompt('Create a CLAUDE.md for this repository'),
+        toolUse('w', 'Write', { file_path: '/proj/CLAUDE.md', content: '# CLAUDE.md' }),
+        toolResult('w', "Claude requested permissions to write to /proj/CLAUDE.md, but you haven't granted it yet.", { isError: true }),
+        assistantText("I've created a basic CLAUDE.md file."),
+      ],
+      { state: 'mid-work' },
+    ],
     [
       'an API error the session got past',
       [prompt('Add X'), assistantText('API Error: 529 overloaded', { model: '<synthetic>' }), assistantText('Here it is.')],

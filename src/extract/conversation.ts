@@ -4,6 +4,7 @@
  */
 import { cutRedacted } from '../redact/secrets.js'
 import { isObject, str } from '../shared/json.js'
+import type { TeamReport } from '../transcript/types.js'
 import { CAPS, type DecisionRecord, type EndEvent, type EndingFacts, type ExtractState, type PendingTool, type PromptRecord } from './model.js'
 import { closingQuestion, endsWithQuestion } from './reply.js'
 
@@ -19,10 +20,15 @@ export function isSubstantial(text: string): boolean {
 /** An acknowledgement that opens a turn ("yeah let's do it", "ok, now …"): such a turn follows something else. */
 const ACK = /^(?:y|yes|yep|yeah|yea|ok|okay|sure|great|cool|nice|perfect|thanks|thank you|alright|right|go ahead|do it)\b/i
 
+/** What follows an opening acknowledgement, at least this long, states a matter of its own ("ok, so I am noting some weirdness. …"). */
+const ACK_REST = 80
+
 /** A request that can be the session's goal: substantial, and not a reply to something before it. */
 export function isGoal(text: string): boolean {
   const t = text.trim()
-  return t.length >= 20 && isSubstantial(t) && !ACK.test(t)
+  if (t.length < 20 || !isSubstantial(t)) return false
+  const ack = ACK.exec(t)
+  return ack === null || t.slice(ack[0].length).replace(/^[\s,.!:;-]+/, '').length >= ACK_REST
 }
 
 /** Requests at most this long can be a decision of their own ("don't commit yet"); longer ones are tasks. */
@@ -95,6 +101,20 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
   } else if (awaiting?.kind === 'rejection' || (awaiting?.kind === 'interrupt' && short && !asks && isSubstantial(t))) {
     pushDecision(state, 'reply', t, line, ts)
   } else if (short && explicit(t)) pushDecision(state, 'said', t, line, ts)
+}
+
+/** Teammates' reports to the lead: each teammate's latest kept, newest last (its first words say what it did). */
+export function noteTeamReports(state: ExtractState, reports: TeamReport[], line: number, ts: string | undefined): void {
+  const list = (state.teamReports ??= [])
+  for (const r of reports) {
+    const from = cutRedacted(r.from.replace(/\s+/g, ' ').trim(), 60)
+    const text = cutRedacted(r.text.replace(/\s+/g, ' ').trim(), CAPS.teamReportText)
+    if (text === '') continue
+    const at = list.findIndex((x) => x.from === from)
+    if (at >= 0) list.splice(at, 1)
+    list.push({ line, from, text, ...(ts !== undefined ? { ts } : {}) })
+  }
+  if (list.length > CAPS.teamReports) list.splice(0, list.length - CAPS.teamReports)
 }
 
 /** A lazy prompt record read into a plain one (its getters read once). */
@@ -212,8 +232,9 @@ function lastChangeLine(state: ExtractState): number {
 /**
  * The end state from the last events of the main thread: the API error or interrupt that was its last word; a
  * closing question or an unanswered AskUserQuestion (waiting); a commit after which nothing changed; else
- * mid-work when tasks are open, files changed since the last commit or the turn had no reply, and otherwise
- * `replied` (a reply with no work open). Null for a state saved before these facts were kept.
+ * mid-work when tasks are open, files changed since the last commit, an error is still unresolved (a refused
+ * write leaves the task undone whatever the reply says) or the turn had no reply, and otherwise `replied` (a
+ * reply with no work open). Null for a state saved before these facts were kept.
  */
 export function endState(state: ExtractState, openTasks: number, lastReply: string | undefined): Ending | null {
   const e = state.ending
@@ -225,7 +246,8 @@ export function endState(state: ExtractState, openTasks: number, lastReply: stri
   if (e.commitLine !== undefined && e.commitLine >= changed && e.last !== 'prompt') {
     return { state: 'committed', ...(e.commitHash ? { detail: e.commitHash.slice(0, 7) } : {}) }
   }
-  if (openTasks > 0 || e.last !== 'reply' || changed > (e.commitLine ?? 0)) return { state: 'mid-work' }
+  const errorOpen = state.errors.some((x) => !x.resolved)
+  if (openTasks > 0 || e.last !== 'reply' || changed > (e.commitLine ?? 0) || errorOpen) return { state: 'mid-work' }
   return { state: 'replied' }
 }
 

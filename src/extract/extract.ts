@@ -4,7 +4,7 @@
  */
 import { cutRedacted, cutRedactedTwice, redact } from '../redact/secrets.js'
 import type { TranscriptEntry } from '../transcript/types.js'
-import { noteApiError, noteCommit, noteInterrupt, noteReply, noteRequest, noteToolCall, noteToolResult } from './conversation.js'
+import { noteApiError, noteCommit, noteInterrupt, noteReply, noteRequest, noteTeamReports, noteToolCall, noteToolResult } from './conversation.js'
 import { applyToolOutcome, resolveChangedFiles, targetBound, targetInput } from './errors.js'
 import { FILE_TOOLS, type FileContext, SHELL_TOOLS, applyFileTool, applyShellTool, noteShellReset } from './files.js'
 import { type GitEvent, gitEvents } from './git.js'
@@ -309,6 +309,7 @@ export function applyEntry(state: ExtractState, entry: TranscriptEntry, ctx: Ext
         noteInterrupt(state)
       }
       if (entry.note === 'bookmark-feedback' && !entry.sidechain) state.inBookmarkFeedback = true
+      if (entry.note === 'teammate' && entry.reports && !entry.sidechain) noteTeamReports(state, entry.reports, entry.line, entry.timestamp)
       return
     case 'title':
       state.title = entry.title

@@ -61,6 +61,15 @@ export interface DecisionRecord {
   text: string
 }
 
+/** A teammate's latest report to this session (an agent team's lead): redacted, cut to CAPS.teamReportText. */
+export interface TeamReportRecord {
+  ts?: string
+  line: number
+  /** The teammate's id (`backend-cache`). */
+  from: string
+  text: string
+}
+
 /** What the main thread did last, as far as the session's end state goes. */
 export type EndEvent = 'prompt' | 'reply' | 'tool' | 'ask' | 'interrupt' | 'api-error'
 
@@ -179,6 +188,8 @@ export interface ExtractState {
   /** The user's decisions and corrections, newest last (at most CAPS.decisions). */
   decisions?: DecisionRecord[]
   ending?: EndingFacts | null
+  /** In an agent team's lead session: each teammate's latest report, newest last (at most CAPS.teamReports). */
+  teamReports?: TeamReportRecord[]
   /** The user's next words answer something: a closing question, a rejection without reason, an interrupt. */
   awaiting?: { kind: 'question' | 'rejection' | 'interrupt'; question?: string } | null
   counts: {
@@ -217,6 +228,8 @@ export const CAPS = {
   goalText: 2_000,
   decisions: 8,
   decisionText: 300,
+  teamReports: 8,
+  teamReportText: 400,
 } as const
 
 export { dict }

@@ -81,6 +81,15 @@ describe('the goal and the latest request', () => {
     })
     expect(lead).toContain('## Latest request (from the team lead)\n\n```recorded\nClaim task #5 and run the play-test\n```')
   })
+
+  it("a lead's session lists each teammate's latest report, newest first", () => {
+    const teamReports = [
+      { line: 158, from: 'proxy-fix', text: 'Task #2 done.' },
+      { line: 200, from: 'backend-cache', text: 'Task #1 is complete.' },
+    ]
+    const text = renderStartup({ ...BASE, snapshot: snap({ teamReports }) })
+    expect(text).toContain("## The teammates' latest reports\n\n```recorded\n- backend-cache: Task #1 is complete.\n- proxy-fix: Task #2 done.\n```")
+  })
 })
 
 describe('the next step and the last assistant message', () => {

@@ -60,6 +60,7 @@ const REQUEST_CHARS = 600
 const ASSISTANT_HEAD = 200
 const ASSISTANT_TAIL = 300
 const DECISION_CHARS = 220
+const REPORT_CHARS = 160
 const ERRORS_SHOWN = 10
 const TASKS_SHOWN = 30
 /** Longest narrative line kept whole; longer ones are cut with `…` (fitSections never cuts lines). */
@@ -234,6 +235,16 @@ function nextStepSection(s: Snapshot, cov: Coverage, priority: number): Section[
   return recorded('next', 'Next step', contentLines(step, REQUEST_CHARS), priority)
 }
 
+/** In a team lead's session, what each teammate reported last (newest first): whether the work handed out is done. */
+function teamSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
+  const lines = (s.teamReports ?? [])
+    .slice()
+    .reverse()
+    .filter((r) => !cov.text(r.text))
+    .map((r) => `- ${oneLine(r.from, 40)}: ${oneLine(r.text, REPORT_CHARS)}`)
+  return recorded('team', "The teammates' latest reports", lines, priority)
+}
+
 function decisionsSection(s: Snapshot, cov: Coverage, priority: number): Section[] {
   // The latest request is shown above in full: not again as a decision.
   const shown = [s.task, s.requests.recent.at(-1)?.text].filter((t): t is string => t != null)
@@ -375,6 +386,7 @@ export function renderStartup(i: StartupInput): string {
       ...requestSections(s, cov, 'Latest request', 2),
       ...next,
       ...tasksSection(s, cov, 3),
+      ...teamSection(s, cov, 3.2),
       ...decisionsSection(s, cov, 3.5),
       ...filesSection(s, cov, 4),
       ...commitSection(s, cov, 5),

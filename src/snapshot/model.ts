@@ -13,6 +13,7 @@ import type {
   PlanRecord,
   PromptRecord,
   SubagentRecord,
+  TeamReportRecord,
   UsageRecord,
 } from '../extract/model.js'
 import { CAPS } from '../extract/model.js'
@@ -74,6 +75,8 @@ export interface Snapshot {
   goal?: Goal | null
   /** The user's decisions and corrections, newest last (absent in snapshots written before). */
   decisions?: DecisionRecord[]
+  /** An agent team's lead session: each teammate's latest report, newest last (absent when there is none). */
+  teamReports?: TeamReportRecord[]
   /** How the session ended, from the transcript (absent in snapshots written before; null when unknown). */
   ending?: Ending | null
   requests: { count: number; dropped: number; all: PromptRecord[]; recent: PromptRecord[] }
@@ -112,6 +115,7 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
     task: true,
     goal: true,
     decisions: true,
+    teamReports: true,
     ending: true,
     requests: true,
     lastAssistant: true,
@@ -138,6 +142,7 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
   ...names<Snapshot['tasks']>({ source: true, items: true }),
   ...names<Goal>({ text: true, source: true, from: true, ts: true }),
   ...names<DecisionRecord>({ ts: true, line: true, kind: true, text: true }),
+  ...names<TeamReportRecord>({ ts: true, line: true, from: true, text: true }),
   ...names<Ending>({ state: true, detail: true }),
   ...names<TaskItem>({ id: true, text: true, status: true }),
   ...names<SnapshotFile>({
@@ -235,6 +240,7 @@ export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
     task: currentTask(recent.length > 0 ? recent : state.prompts),
     goal: goalOf(state),
     decisions: state.decisions ?? [],
+    ...(state.teamReports?.length ? { teamReports: state.teamReports } : {}),
     ending: endState(
       // The Stop hook's reply is the turn's last word even when the transcript has not caught up with it.
       lastAssistant?.source === 'hook' && state.ending ? { ...state, ending: { ...state.ending, last: 'reply' } } : state,

@@ -62,6 +62,14 @@ export type NoteKind = 'meta' | 'command-output' | 'interrupt' | 'task-notificat
 export interface NoteEntry extends EntryBase {
   kind: 'note'
   note: NoteKind
+  /** For `teammate`: what teammates other than the lead reported (in a lead's session, its team's reports). */
+  reports?: TeamReport[]
+}
+
+export interface TeamReport {
+  /** The `teammate_id`. */
+  from: string
+  text: string
 }
 
 export interface CompactSummaryEntry extends EntryBase {

@@ -7,7 +7,7 @@
 
 type Rec = Record<string, any>
 
-export type EndState = 'waiting' | 'interrupted' | 'api-error' | 'committed' | 'mid-work'
+export type EndState = 'waiting' | 'interrupted' | 'api-error' | 'committed' | 'mid-work' | 'finished'
 
 /** The start of the `How the last session ended:` state, in the shared wording of issue 18. */
 export const END_STATE_WORDS: Record<EndState, string> = {
@@ -16,6 +16,8 @@ export const END_STATE_WORDS: Record<EndState, string> = {
   'api-error': 'on an API error',
   committed: 'committed',
   'mid-work': 'mid-work',
+  // Beyond the five of the shared wording: the issue's "finished", a reply after which nothing is left open.
+  finished: 'after a reply, with no work open',
 }
 
 export interface OracleError {
@@ -98,12 +100,11 @@ function resultText(b: Rec): string {
   return ''
 }
 
-/** A user record's typed text (wrappers and IDE context removed), or undefined for tool results and meta records. */
+/** A user record's typed text (wrappers and IDE context removed), or undefined for bare tool results and meta records. */
 function typedText(o: Rec): string | undefined {
   if (o.type !== 'user' || o.isMeta || o.isCompactSummary || o.isSidechain || o.isVisibleInTranscriptOnly) return undefined
-  const bs = blocks(o)
-  if (bs.some((b) => b.type === 'tool_result')) return undefined
-  const text = bs
+  // Text blocks beside a tool result are a message the user typed while the tool ran (2.1.x).
+  const text = blocks(o)
     .filter((b) => b.type === 'text')
     .map((b) => String(b.text))
     .join('\n')
@@ -112,10 +113,23 @@ function typedText(o: Rec): string | undefined {
   return text || undefined
 }
 
-/** Typed text that is a request of the user's own: not a wrapper, a slash command or a teammate message. */
+/** Commands that steer Claude Code itself: their arguments (a /compact focus, a model name) ask for no work. */
+const SESSION_COMMANDS = new Set(['compact', 'clear', 'model', 'resume', 'config', 'context', 'memory', 'add-dir', 'rename', 'export', 'rewind'])
+
+/**
+ * Typed text that is a request of the user's own: not a wrapper, a bare slash command or a teammate message. A
+ * slash command with arguments (`/workflows:review <PR url>`, `/security:review all of phase 14 work`) is the
+ * user's request in the command's words.
+ */
 function requestText(o: Rec): string | undefined {
   const t = typedText(o)
-  if (!t || WRAPPER.test(t) || t.includes('<command-name>') || /^\/\S+$/.test(t)) return undefined
+  if (!t) return undefined
+  const name = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(t)?.[1]
+  if (name !== undefined) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(t)?.[1]?.trim()
+    return args && !SESSION_COMMANDS.has(name) ? `/${name} ${args}` : undefined
+  }
+  if (WRAPPER.test(t) || /^\/\S+$/.test(t)) return undefined
   return t
 }
 
@@ -165,6 +179,8 @@ export function sessionOracle(raw: string): SessionOracle {
   const okEdits = new Map<string, number>() // file -> last line of a successful edit
   const okCommands = new Map<string, number>() // command core -> last line it succeeded
   const okByTool = new Map<string, number>()
+  let todos: Rec[] | undefined
+  const tasks = new Map<string, string>() // task id -> status
 
   for (const o of main) {
     if (o.type !== 'user' && o.type !== 'assistant') continue
@@ -226,6 +242,15 @@ export function sessionOracle(raw: string): SessionOracle {
         continue
       }
       okByTool.set(u.name, o.__line)
+      if (u.name === 'TodoWrite' && Array.isArray(u.input.todos)) todos = u.input.todos
+      if (u.name === 'TaskCreate') {
+        const id = o.toolUseResult?.task?.id ?? /Task #(\w+) created/.exec(text)?.[1]
+        if (id !== undefined) tasks.set(String(id), 'pending')
+      }
+      if (u.name === 'TaskUpdate' && u.input.taskId !== undefined && tasks.has(String(u.input.taskId))) {
+        if (u.input.status === 'deleted') tasks.delete(String(u.input.taskId))
+        else if (typeof u.input.status === 'string') tasks.set(String(u.input.taskId), u.input.status)
+      }
       if (EDIT_TOOLS.has(u.name) && target) {
         okEdits.set(target, o.__line)
         lastChangeLine = o.__line
@@ -236,7 +261,11 @@ export function sessionOracle(raw: string): SessionOracle {
         if (/\bgit\b[^\n]*\bcommit\b/.test(u.input.command) && commit) {
           lastCommit = commit[1]!.slice(0, 7)
           lastCommitLine = o.__line
-        } else if (/\b(rm|mv|git (checkout|restore|reset|stash|apply|merge|rebase|cherry-pick))\b|>\s*\S/.test(u.input.command)) lastChangeLine = o.__line
+        } else if (
+          /\b(rm|mv|git (checkout|restore|reset|stash|apply|merge|rebase|cherry-pick))\b|(?<![\d&>])>>?\s*(?!&|\/dev\/null\b)[^\s&]/.test(u.input.command)
+        )
+          // A write to a file; `2>&1` and `> /dev/null` change nothing.
+          lastChangeLine = o.__line
       }
     }
   }
@@ -255,6 +284,14 @@ export function sessionOracle(raw: string): SessionOracle {
     goal = firstRequest
     goalSource = 'request'
   }
+  /** Open tasks, an open error, or a file tool that failed and never succeeded on its file (not the user's "no"). */
+  function workLeft(): boolean {
+    const open = tasks.size > 0 ? [...tasks.values()].some((s) => s !== 'completed') : (todos ?? []).some((t) => t.status !== 'completed')
+    const undone = failed.some(
+      (e) => EDIT_TOOLS.has(e.tool) && e.status !== 'cancelled' && !/doesn't want to proceed/.test(e.message) && (okEdits.get(e.target) ?? 0) < e.line,
+    )
+    return open || undone || failed.some((e) => e.status === 'open')
+  }
   const apiError =
     lastAssistantRec && (lastAssistantRec.isApiErrorMessage === true || (lastAssistantRec.error !== undefined && lastAssistantRec.error !== null))
   const questionAtEnd = lastAssistantTextLine >= lastToolUseLine && QUESTION.test(lastAssistant ?? '') && lastAssistantTextLine === lastRealLine
@@ -263,6 +300,7 @@ export function sessionOracle(raw: string): SessionOracle {
   else if (apiError) endState = 'api-error'
   else if (pendingAsk.size > 0 || questionAtEnd) endState = 'waiting'
   else if (lastCommit && lastCommitLine >= lastChangeLine) endState = 'committed'
+  else if (lastAssistantTextLine === lastRealLine && lastChangeLine === 0 && !workLeft()) endState = 'finished'
   else endState = 'mid-work'
   const finalQuestion = lastAssistant ? QUESTION.exec(lastAssistant)?.[1]?.trim() : undefined
 

@@ -47,7 +47,12 @@ describe('parseLine: user lines', () => {
         '<teammate-message teammate_id="proxy-fix" color="green" summary="Task #2 done">\nTask #2 done.\n</teammate-message>\n\n<teammate-message teammate_id="proxy-fix" color="green">\n{"type":"idle_notification","from":"proxy-fix","idleReason":"available"}\n</teammate-message>',
       ),
     )
-    expect(report.entries).toEqual([expect.objectContaining({ kind: 'note', note: 'teammate' })])
+    expect(report.entries).toEqual([expect.objectContaining({ kind: 'note', note: 'teammate', reports: [{ from: 'proxy-fix', text: 'Task #2 done.' }] })])
+    // The team's own notices (`teammate_id="system"`) carry no report.
+    const system = one(
+      prompt('<teammate-message teammate_id="system">\n{"type":"teammate_terminated","message":"proxy-fix has shut down."}\n</teammate-message>'),
+    )
+    expect(system.entries).toEqual([expect.not.objectContaining({ reports: expect.anything() })])
   })
 
   it('strips IDE and reminder wrappers from a typed prompt', () => {

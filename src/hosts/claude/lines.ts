@@ -10,6 +10,7 @@ import type {
   NoteKind,
   OtherEntry,
   ParsedLine,
+  TeamReport,
   ToolResultEntry,
   TranscriptEntry,
   Usage,
@@ -74,7 +75,7 @@ function otherEntry(b: EntryBase, type: string): OtherEntry {
   }
 }
 
-function noteEntry(b: EntryBase, note: NoteKind): TranscriptEntry {
+function noteEntry(b: EntryBase, note: NoteKind, reports?: TeamReport[]): TranscriptEntry {
   return {
     line: b.line,
     sidechain: b.sidechain,
@@ -85,6 +86,7 @@ function noteEntry(b: EntryBase, note: NoteKind): TranscriptEntry {
     version: b.version,
     kind: 'note',
     note,
+    ...(reports !== undefined && reports.length > 0 ? { reports } : {}),
   }
 }
 
@@ -357,7 +359,8 @@ export function classifyUserText(raw: string, base: EntryBase): TranscriptEntry 
   }
   if (text.startsWith('<teammate-message')) {
     const lead = teamLeadText(text)
-    return lead === undefined ? noteEntry(base, 'teammate') : { ...base, kind: 'prompt', text: lead, from: 'team-lead' }
+    if (lead !== undefined) return { ...base, kind: 'prompt', text: lead, from: 'team-lead' }
+    return noteEntry(base, 'teammate', teamReports(text))
   }
   const command = /<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text)
   if (command && command[1]) {
@@ -377,14 +380,30 @@ const TEAMMATE_BLOCK = /<teammate-message\b([^>]*)>([\s\S]*?)<\/teammate-message
  * lead's own session) and the team's JSON protocol messages (`idle_notification`, `shutdown_request`) are not.
  */
 export function teamLeadText(text: string): string | undefined {
-  const parts: string[] = []
+  const parts = teamMessages(text)
+    .filter((m) => m.from === 'team-lead')
+    .map((m) => m.text)
+  return parts.length > 0 ? parts.join('\n\n') : undefined
+}
+
+/**
+ * What the other teammates said (`<teammate-message teammate_id="backend-cache" …>Task #1 … is complete`): in
+ * the lead's session, the reports on the tasks it handed out. The lead's own and the `system` ones are not.
+ */
+export function teamReports(text: string): TeamReport[] {
+  return teamMessages(text).filter((m) => m.from !== 'team-lead' && m.from !== 'system')
+}
+
+/** The `<teammate-message>` blocks that carry words, not the team's JSON protocol (`idle_notification`, `shutdown_request`). */
+function teamMessages(text: string): TeamReport[] {
+  const out: TeamReport[] = []
   for (const m of text.matchAll(TEAMMATE_BLOCK)) {
-    if (!/\bteammate_id="team-lead"/.test(m[1] ?? '')) continue
+    const from = /\bteammate_id="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? ''
     const body = (m[2] ?? '').trim()
     if (body === '' || /^\{[\s\S]*"type"\s*:\s*"[a-z_]+"[\s\S]*\}$/.test(body)) continue
-    parts.push(body)
+    out.push({ from, text: body })
   }
-  return parts.length > 0 ? parts.join('\n\n') : undefined
+  return out
 }
 
 function resultText(content: unknown): string {
