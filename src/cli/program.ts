@@ -2,7 +2,7 @@
  * The command table of contents. Each action returns what to print; main.ts prints it and decides the
  * exit code.
  */
-import { claudeHost } from '../hosts/claude/host.js'
+import { hostOf } from '../hosts/index.js'
 import type { HostId } from '../hosts/host.js'
 import { transcriptHost } from './transcript-host.js'
 import { resolve } from 'node:path'
@@ -248,9 +248,11 @@ export function buildProgram(io: Io): Command {
       .option('--cwd <dir>', 'the session working directory (overrides the payload)')
       .option('--transcript <path>', 'the session transcript (overrides the payload)')
       .option('--session-id <id>', 'the session id (overrides the payload)')
-      .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string }) => {
+      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex']))
+      .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string; host?: HostId }) => {
         io.hookRan = true
-        const run = await runHook(claudeHost, hook.name, hookBody(hook.name), opts, io.deps, () => readStdin(), io.cwd)
+        const { host, ...flags } = opts
+        const run = await runHook(hostOf(host ?? 'claude'), hook.name, hookBody(hook.name), flags, io.deps, () => readStdin(), io.cwd)
         for (const note of run.notes) io.deps.log(note)
         if (run.stdout !== '') io.out(run.stdout)
       })
