@@ -282,7 +282,13 @@ export function buildProgram(io: Io): Command {
         'exec (command + args, Claude Code 2.1.139+) or shell (every version); default: what `claude --version` on PATH understands',
       ).choices(['exec', 'shell']),
     )
-    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell' }) => {
+    .addOption(
+      new Option(
+        '--host <host>',
+        'claude (~/.claude/settings.json) or codex ($CODEX_HOME/hooks.json, trusted in its config.toml); default: Claude Code, and Codex CLI when it is installed',
+      ).choices(['claude', 'codex']),
+    )
+    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell'; host?: 'claude' | 'codex' }) => {
       io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
     })
 
@@ -294,7 +300,13 @@ export function buildProgram(io: Io): Command {
     .option('--yes', 'confirm --purge without asking (for scripts)')
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .addOption(
+      new Option('--host <host>', "claude (default) or codex: Codex CLI's hooks.json and the trust setup added to its config.toml").choices([
+        'claude',
+        'codex',
+      ]),
+    )
+    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean; host?: 'claude' | 'codex' }) => {
       io.out(await uninstallCommand(opts, { cwd: io.cwd, deps: io.deps, stdin: io.stdin }))
     })
 
