@@ -61,6 +61,8 @@ describe.skipIf(!existsSync(ROLLOUT))('hooks run as Codex CLI', () => {
     expect(answer.decision).toBe('block')
     expect(answer.reason).toMatch(/^session-bookmark: before you stop, write the handoff for the next session \(no narrative yet\)\./)
     expect(answer.reason).toContain(`session_id: ${SID}`)
+    // Codex's model has no Write tool.
+    expect(answer.reason).toContain(`\nUse apply_patch to write ${join(project, '.bookmark', 'bookmark.context.md')} now, replacing the file.`)
     const latest = await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')
     expect(latest).toMatch(new RegExp(`^Snapshot \`SNAP_\\w+\` \\(stop\\) of Codex CLI session \`${SID}\`, captured `, 'm'))
     expect(latest).toContain('> patch file')

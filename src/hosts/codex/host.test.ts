@@ -42,6 +42,7 @@ describe('Codex CLI as a host', () => {
     expect(codexHost.inject('restore', 'R')).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: `${SUPERSEDES}\n\nR` } })
     expect(codexHost.inject('check', 'C')).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'C' } })
     expect(codexHost.block('write the handoff')).toEqual({ decision: 'block', reason: 'write the handoff' })
+    expect(codexHost.writeTool).toBe('apply_patch')
   })
 })
 

@@ -38,6 +38,8 @@ export const codexHost: Host = {
       : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: withinBytes(text, CODEX_CONTEXT_BYTES) } },
   // Never `hookSpecificOutput` on Stop: Codex rejects it and does not continue.
   block: (reason) => ({ decision: 'block', reason }),
+  // Codex has no Write tool: its model writes files with apply_patch.
+  writeTool: 'apply_patch',
   parseLine,
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverRollout(cwd, sessionId, env),
 }
