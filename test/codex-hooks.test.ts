@@ -16,6 +16,7 @@ import { CORPUS } from './helpers/corpus.js'
 
 const ROLLOUT = join(CORPUS, 'host-samples', 'codex-0.171-exec-rollout-2-patch-file.jsonl')
 const SID = '01a2345e-2939-7733-81eb-319f86c45b47'
+const CLAUDE = join(CORPUS, 'claude', 'cc-2.1.4-tiny-summary-5a3bb1c8.jsonl')
 
 let sb: Sandbox
 let project: string
@@ -53,7 +54,7 @@ const start = (source: string, sessionId = 'next-session') => ({
   source,
 })
 
-describe.skipIf(!existsSync(ROLLOUT))('hooks run as Codex CLI', () => {
+describe.skipIf(!existsSync(ROLLOUT) || !existsSync(CLAUDE))('hooks run as Codex CLI', () => {
   it('Stop captures the rollout, names Codex in LATEST.md and blocks once with exactly decision and reason', async () => {
     const first = codexRuns('stop', stop(false))
     const answer = JSON.parse(first.stdout) as Record<string, unknown>
@@ -118,6 +119,28 @@ describe.skipIf(!existsSync(ROLLOUT))('hooks run as Codex CLI', () => {
       '# Bookmark: `proj`',
       'This session was just compacted; here is where it stood.',
     ])
+  })
+
+  it('one project, one story across hosts: Claude Code restores what Codex did, and Codex what Claude Code did', async () => {
+    codexRuns('stop', stop(false))
+    const claudeStart = JSON.stringify({
+      session_id: 'claude-1',
+      transcript_path: join(sb.dir, 'none.jsonl'),
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    })
+    const c = await runCli(['restore'], { env: sb.env, cwd: project, input: claudeStart })
+    const claudeText = (JSON.parse(c.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(claudeText).toContain('```recorded\npatch file\n```')
+    expect(claudeText).not.toContain(SUPERSEDES) // Claude Code does not replay old contexts
+    const transcript = join(sb.dir, 'claude-1.jsonl')
+    await writeFile(transcript, (await readFile(CLAUDE, 'utf8')).split('/Users/gtrrz-victor/wks/cli').join(project))
+    const claudeStop = { session_id: 'claude-1', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }
+    expect((await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify(claudeStop) })).code).toBe(0)
+    expect(await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')).toMatch(/of Claude Code session `claude-1`/)
+    const back = JSON.parse(codexRuns('restore', start('startup', 'codex-2')).stdout) as { hookSpecificOutput: { additionalContext: string } }
+    expect(back.hookSpecificOutput.additionalContext).toContain('I am having problems if I start a claude session inside a folder')
   })
 
   it('the full CLI takes --host codex too (`bookmark stop --host codex --cwd …`)', async () => {
