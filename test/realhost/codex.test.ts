@@ -144,4 +144,19 @@ describe.skipIf(!version)(`real Codex CLI (${version ?? 'absent'})`, () => {
     // A session with nothing new to capture is not asked for a handoff again.
     expect(fake.requests.slice(before).filter((q) => itemText(lastItem(q.body.input)).includes(HANDOFF_REQUEST))).toHaveLength(0)
   }, 180_000)
+
+  it('the MCP server setup registered answers the model (bookmark_status)', async () => {
+    const before = fake.requests.length
+    const r = await codex(['exec', 'call bookmark status'])
+    expect(r.code, r.stderr).toBe(0)
+    const asked = fake.requests.slice(before).findIndex((q) => q.reply === 'bookmark_status')
+    expect(asked).toBeGreaterThanOrEqual(0)
+    const output = lastItem(fake.requests[before + asked + 1]?.body.input)
+    expect(output?.type).toBe('function_call_output')
+    // Codex gives the model the tool's structured result: the store of this project, with the one handoff request so far.
+    const text = String((output as { output?: unknown }).output)
+    const data = JSON.parse(text.slice(text.indexOf('{'))) as { projectRoot: string; narrativeBlocks: number; snapshots: number }
+    expect(data).toMatchObject({ projectRoot: proj, narrativeBlocks: 1 })
+    expect(data.snapshots).toBeGreaterThanOrEqual(2)
+  }, 180_000)
 })

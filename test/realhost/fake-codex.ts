@@ -8,6 +8,8 @@
  * - a tool output -> "Done.";
  * - our handoff request -> apply_patch adding `.bookmark/bookmark.context.md`;
  * - "patch file" -> apply_patch adding patched.txt;
+ * - "call bookmark status" -> the MCP tool bookmark_status of the server registered as "bookmark" (called
+ *   directly in its namespace, which Codex accepts without the tool_search step);
  * - anything else -> "ok".
  */
 import http from 'node:http'
@@ -63,7 +65,7 @@ function handoffPatch(request: string): string {
   return ['*** Begin Patch', '*** Add File: .bookmark/bookmark.context.md', ...lines.map((l) => `+${l}`), '*** End Patch'].join('\n')
 }
 
-type Reply = { text: string } | { patch: string }
+type Reply = { text: string } | { patch: string } | { call: { namespace: string; name: string; arguments: object } }
 
 function choose(input: InputItem[]): Reply {
   const last = input[input.length - 1]
@@ -75,6 +77,7 @@ function choose(input: InputItem[]): Reply {
       break
     }
   if (user.includes(HANDOFF_REQUEST)) return { patch: handoffPatch(user) }
+  if (/call bookmark status/i.test(user)) return { call: { namespace: 'mcp__bookmark', name: 'bookmark_status', arguments: {} } }
   if (/patch file/i.test(user)) return { patch: '*** Begin Patch\n*** Add File: patched.txt\n+patched line 1\n+patched line 2\n*** End Patch' }
   return { text: 'ok' }
 }
@@ -93,7 +96,21 @@ function stream(res: http.ServerResponse, reply: Reply, model: unknown): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   send({ type: 'response.created', response: { id, object: 'response', status: 'in_progress', model, output: [] } })
   let item: Record<string, unknown>
-  if ('patch' in reply) {
+  if ('call' in reply) {
+    const args = JSON.stringify(reply.call.arguments)
+    item = {
+      type: 'function_call',
+      id: `fc_${n}`,
+      call_id: `call_fake_${n}`,
+      namespace: reply.call.namespace,
+      name: reply.call.name,
+      arguments: args,
+      status: 'completed',
+    }
+    send({ type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } })
+    send({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: 0, delta: args })
+    send({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: 0, arguments: args })
+  } else if ('patch' in reply) {
     item = { type: 'custom_tool_call', id: `ctc_${n}`, call_id: `call_fake_${n}`, name: 'apply_patch', input: reply.patch, status: 'completed' }
     send({ type: 'response.output_item.added', output_index: 0, item: { ...item, input: '', status: 'in_progress' } })
     send({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: 0, delta: reply.patch })
@@ -127,7 +144,7 @@ export async function startFakeCodex(): Promise<FakeCodex> {
           // a body that does not parse is answered "ok" and kept as {}
         }
         const reply = choose(Array.isArray(body.input) ? body.input : [])
-        requests.push({ body, reply: 'patch' in reply ? 'apply_patch' : reply.text })
+        requests.push({ body, reply: 'patch' in reply ? 'apply_patch' : 'call' in reply ? reply.call.name : reply.text })
         return stream(res, reply, body.model)
       }
       res.writeHead(200, { 'content-type': 'application/json' })
