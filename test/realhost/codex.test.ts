@@ -159,4 +159,24 @@ describe.skipIf(!version)(`real Codex CLI (${version ?? 'absent'})`, () => {
     expect(data).toMatchObject({ projectRoot: proj, narrativeBlocks: 1 })
     expect(data.snapshots).toBeGreaterThanOrEqual(2)
   }, 180_000)
+
+  it('an automatic compaction brings the compact resume that PreCompact prepared', async () => {
+    const limit = ['-c', 'model_auto_compact_token_limit=10000']
+    const filled = await codex(['exec', ...limit, 'fill context'])
+    expect(filled.code, filled.stderr).toBe(0)
+    const before = fake.requests.length
+    // The turn that ended over the limit compacts at the start of the next one: PreCompact, then SessionStart compact.
+    const r = await codex(['exec', 'resume', '--last', ...limit, '-c', 'sandbox_mode="workspace-write"', 'say hi'])
+    expect(r.code, r.stderr).toBe(0)
+    const after = fake.requests.slice(before)
+    expect(after.some((q) => itemText(lastItem(q.body.input)).includes('CONTEXT CHECKPOINT COMPACTION'))).toBe(true)
+    const resumed = after.find((q) => (q.body.input ?? []).some((i) => isDeveloper(i) && itemText(i).includes('This session was just compacted')))
+    expect(resumed, 'no request after the compaction carries the compact resume').toBeDefined()
+    const text = (resumed!.body.input ?? [])
+      .filter(isDeveloper)
+      .map(itemText)
+      .find((t) => t.includes('This session was just compacted'))!
+    expect(text.startsWith(`${SUPERSEDES}\n\n# Bookmark: \`proj\`\nThis session was just compacted; here is where it stood.`)).toBe(true)
+    expect(text).toContain('fill context')
+  }, 240_000)
 })

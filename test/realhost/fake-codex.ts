@@ -10,6 +10,8 @@
  * - "patch file" -> apply_patch adding patched.txt;
  * - "call bookmark status" -> the MCP tool bookmark_status of the server registered as "bookmark" (called
  *   directly in its namespace, which Codex accepts without the tool_search step);
+ * - "fill context" -> "filled", reporting 250,000 input tokens (Codex compacts before its next turn);
+ * - Codex's compaction prompt -> a summary;
  * - anything else -> "ok".
  */
 import http from 'node:http'
@@ -65,7 +67,7 @@ function handoffPatch(request: string): string {
   return ['*** Begin Patch', '*** Add File: .bookmark/bookmark.context.md', ...lines.map((l) => `+${l}`), '*** End Patch'].join('\n')
 }
 
-type Reply = { text: string } | { patch: string } | { call: { namespace: string; name: string; arguments: object } }
+type Reply = { text: string; tokens?: number } | { patch: string } | { call: { namespace: string; name: string; arguments: object } }
 
 function choose(input: InputItem[]): Reply {
   const last = input[input.length - 1]
@@ -76,6 +78,8 @@ function choose(input: InputItem[]): Reply {
       user = itemText(input[i])
       break
     }
+  if (/CONTEXT CHECKPOINT COMPACTION/i.test(user)) return { text: 'FAKE-SUMMARY: the user filled the context.' }
+  if (/fill context/i.test(user)) return { text: 'filled', tokens: 250_000 }
   if (user.includes(HANDOFF_REQUEST)) return { patch: handoffPatch(user) }
   if (/call bookmark status/i.test(user)) return { call: { namespace: 'mcp__bookmark', name: 'bookmark_status', arguments: {} } }
   if (/patch file/i.test(user)) return { patch: '*** Begin Patch\n*** Add File: patched.txt\n+patched line 1\n+patched line 2\n*** End Patch' }
@@ -86,12 +90,13 @@ let n = 0
 function stream(res: http.ServerResponse, reply: Reply, model: unknown): void {
   const id = `resp_fake_${++n}`
   const send = (data: { type: string; [k: string]: unknown }): boolean => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`)
+  const tokens = 'tokens' in reply && reply.tokens !== undefined ? reply.tokens : 100
   const usage = {
-    input_tokens: 100,
+    input_tokens: tokens,
     input_tokens_details: { cached_tokens: 0 },
     output_tokens: 10,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 110,
+    total_tokens: tokens + 10,
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   send({ type: 'response.created', response: { id, object: 'response', status: 'in_progress', model, output: [] } })
