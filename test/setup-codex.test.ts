@@ -123,6 +123,20 @@ describe('bookmark setup --host codex', () => {
     expect((await runCli(['doctor'], { env })).stdout).toContain('✔ codex-hooks')
   })
 
+  it('uninstall warns when a trusted hook after ours moves up (Codex keys trust by position)', async () => {
+    await runCli(['setup', '--host', 'codex'], { env })
+    const file = join(codex, 'hooks.json')
+    const hooks = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, object[]> }
+    hooks.hooks.Stop!.push({ hooks: [{ type: 'command', command: 'echo later' }] })
+    await writeFile(file, JSON.stringify(hooks, null, 2))
+    const toml = join(codex, 'config.toml')
+    await writeFile(toml, `${await readFile(toml, 'utf8')}\n${trustHeader(`${file}:stop:1:0`)}\ntrusted_hash = "sha256:x"\n`)
+    const u = await runCli(['uninstall', '--host', 'codex'], { env })
+    expect(u.stdout).toContain(
+      `note: Codex keys hook trust by position: trusted hooks after bookmark's moved up (${file}:stop:1:0); Codex skips it until you trust it again (/hooks)`,
+    )
+  })
+
   it('refuses --project: Codex reads its hooks from CODEX_HOME', async () => {
     const r = await runCli(['setup', '--host', 'codex', '--project'], { env })
     expect(r.code).toBe(1)

@@ -8,9 +8,14 @@ import { stat } from 'node:fs/promises'
 import { onPath } from '../shared/which.js'
 import type { Deps } from '../shared/deps.js'
 import { withLock } from '../store/lock.js'
+import { HOOK_EVENTS } from './hooks.js'
+import { member, parseJson } from './jsonedit.js'
+import { findInEvent, hooksObject } from './plan.js'
 import {
   type CodexHook,
   codexHome,
+  hookStates,
+  trustKey,
   type TomlCreated,
   type TomlTable,
   isTomlCreated,
@@ -106,6 +111,37 @@ export interface CodexUntrustResult {
   /** Tables removed or set back. */
   removed: number
   backup: string | null
+  /** Trusted hooks of others that move up when ours go (Codex keys trust by position): they need trusting again. */
+  moved: string[]
+}
+
+/** Keys of the trusted handlers that follow one of ours in its event array: removing ours shifts their index. */
+export function shiftedByRemoval(hooksPath: string, hooksText: string | undefined, tomlText: string): string[] {
+  if (!hooksText) return []
+  let root
+  try {
+    root = parseJson(hooksText)
+  } catch {
+    return []
+  }
+  const hooks = root.kind === 'object' ? hooksObject(root) : undefined
+  const trusted = hookStates(tomlText)
+  const out: string[] = []
+  for (const em of hooks?.members ?? []) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(em.key) || em.value.kind !== 'array') continue
+    const ours = findInEvent(em)[0]
+    if (!ours) continue
+    em.value.items.forEach((group, g) => {
+      const handlers = group.kind === 'object' ? member(group, 'hooks')?.value : undefined
+      if (handlers?.kind !== 'array') return
+      handlers.items.forEach((_h, h) => {
+        const after = g > ours.groupIndex || (g === ours.groupIndex && h > ours.handlerIndex)
+        const key = trustKey(hooksPath, em.key as HookEvent, g, h)
+        if (after && trusted.get(key)?.trustedHash !== undefined) out.push(key)
+      })
+    })
+  }
+  return out
 }
 
 /**
@@ -129,7 +165,7 @@ export async function untrustCodexHooks(
   })
   const created = isTomlCreated(recorded) ? recorded : guess()
   const run = async (file: SettingsFile): Promise<CodexUntrustResult> => {
-    if (file.text === undefined) return { path, changed: false, deletedFile: false, removed: 0, backup: null }
+    if (file.text === undefined) return { path, changed: false, deletedFile: false, removed: 0, backup: null, moved: [] }
     const undo = undoToml(file.text, created)
     const result: CodexUntrustResult = {
       path,
@@ -137,6 +173,7 @@ export async function untrustCodexHooks(
       deletedFile: undo.deleteFile,
       removed: undo.removed.length,
       backup: null,
+      moved: shiftedByRemoval(hooksPath, hooksText, file.text),
     }
     if (dryRun || !result.changed) return result
     await assertWritable(file)
@@ -165,11 +202,16 @@ export function codexSetupLines(r: { dryRun: boolean; codex?: CodexTrustResult }
 }
 
 export function codexUninstallLine(u: CodexUntrustResult, dryRun: boolean): string {
-  if (!u.changed) return `nothing of bookmark's in ${u.path}`
+  const them = u.moved.length === 1 ? 'it' : 'them'
+  const moved = u.moved.length
+    ? `\nnote: Codex keys hook trust by position: trusted hooks after bookmark's moved up (${u.moved.join(', ')}); Codex skips ${them} until you trust ${them} again (/hooks)`
+    : ''
+  if (!u.changed) return `nothing of bookmark's in ${u.path}${moved}`
   const verb = dryRun ? 'would take' : 'took'
-  return u.deletedFile
+  const line = u.deletedFile
     ? `${verb} the hooks' trust and the MCP server out of ${u.path} and ${dryRun ? 'would delete' : 'deleted'} it (setup had created it)`
     : `${verb} the hooks' trust and the MCP server out of ${u.path}${u.backup ? ` (backup: ${u.backup})` : ''}`
+  return line + moved
 }
 
 /** Why setup takes Codex CLI to be installed (a `codex` on PATH, $CODEX_HOME, or ~/.codex), or undefined. */
