@@ -97,6 +97,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         projectRoot: root,
         projectName: basename(root),
         sessionId: sid,
+        host: target.host.id,
         capture: {
           transcript,
           bytesRead: stats.bytesRead,

@@ -5,6 +5,7 @@
  * Output goes straight to file descriptors 1 and 2 (no stream objects to build, nothing left to flush).
  */
 import { claudeHost } from '../hosts/claude/host.js'
+import type { Host } from '../hosts/host.js'
 import { writeSync } from 'node:fs'
 import type { HookName } from '../hooks/names.js'
 import { type HookBody, runHook } from '../hooks/run.js'
@@ -25,10 +26,18 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+/**
+ * Who runs the hook: `bookmark <hook> --host codex` (the line setup writes into Codex's hooks.json; bin/bookmark.cjs
+ * lets nothing else through), else Claude Code. Codex's host loads only then: Claude Code's hooks never compile it.
+ */
+async function hookHost(argv: readonly string[]): Promise<Host> {
+  return argv[3] === '--host' && argv[4] === 'codex' ? (await import('../hosts/codex/host.js')).codexHost : claudeHost
+}
+
 export async function runInstalledHook(name: HookName, body: HookBody): Promise<void> {
   const log = (m: string): void => writeAll(2, `bookmark: ${m}\n`)
   try {
-    const run = await runHook(claudeHost, name, body, {}, defaultDeps(process.env, log), () => readStdin(), process.cwd())
+    const run = await runHook(await hookHost(process.argv), name, body, {}, defaultDeps(process.env, log), () => readStdin(), process.cwd())
     for (const note of run.notes) log(note)
     if (run.stdout !== '') writeAll(1, `${run.stdout}\n`)
   } catch (e) {

@@ -2,7 +2,7 @@
  * The command table of contents. Each action returns what to print; main.ts prints it and decides the
  * exit code.
  */
-import { claudeHost } from '../hosts/claude/host.js'
+import { hostOf } from '../hosts/index.js'
 import type { HostId } from '../hosts/host.js'
 import { transcriptHost } from './transcript-host.js'
 import { resolve } from 'node:path'
@@ -300,9 +300,11 @@ export function buildProgram(io: Io): Command {
       .option('--cwd <dir>', 'the session working directory (overrides the payload)')
       .option('--transcript <path>', 'the session transcript (overrides the payload)')
       .option('--session-id <id>', 'the session id (overrides the payload)')
-      .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string }) => {
+      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex']))
+      .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string; host?: HostId }) => {
         io.hookRan = true
-        const run = await runHook(claudeHost, hook.name, hookBody(hook.name), opts, io.deps, () => readStdin(), io.cwd)
+        const { host, ...flags } = opts
+        const run = await runHook(hostOf(host ?? 'claude'), hook.name, hookBody(hook.name), flags, io.deps, () => readStdin(), io.cwd)
         for (const note of run.notes) io.deps.log(note)
         if (run.stdout !== '') io.out(run.stdout)
       })
@@ -332,7 +334,13 @@ export function buildProgram(io: Io): Command {
         'exec (command + args, Claude Code 2.1.139+) or shell (every version); default: what `claude --version` on PATH understands',
       ).choices(['exec', 'shell']),
     )
-    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell' }) => {
+    .addOption(
+      new Option(
+        '--host <host>',
+        'claude (~/.claude/settings.json) or codex ($CODEX_HOME/hooks.json, trusted in its config.toml); default: Claude Code, and Codex CLI when it is installed',
+      ).choices(['claude', 'codex']),
+    )
+    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell'; host?: 'claude' | 'codex' }) => {
       io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
     })
 
@@ -344,7 +352,13 @@ export function buildProgram(io: Io): Command {
     .option('--yes', 'confirm --purge without asking (for scripts)')
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .addOption(
+      new Option('--host <host>', "claude (default) or codex: Codex CLI's hooks.json and the trust setup added to its config.toml").choices([
+        'claude',
+        'codex',
+      ]),
+    )
+    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean; host?: 'claude' | 'codex' }) => {
       io.out(await uninstallCommand(opts, { cwd: io.cwd, deps: io.deps, stdin: io.stdin }))
     })
 

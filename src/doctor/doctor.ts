@@ -17,6 +17,7 @@ import { stateOf } from '../store/state.js'
 import { StoreReader } from '../store/reader.js'
 import type { Check, DoctorReport } from './check.js'
 import { trustChecks } from './trust.js'
+import { codexChecks } from './codex.js'
 import { type WiredHook, probeHooks } from './probe.js'
 import { EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
 import { hookEntry } from '../setup/hooks.js'
@@ -319,7 +320,11 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
       message: `project root ${choice.root} (${choice.reason === 'git' ? 'git top level' : choice.reason === 'claude-project-dir' ? 'CLAUDE_PROJECT_DIR' : 'the working directory: not in a git repository'})`,
     })
 
-  checks.push(...(await hookChecks(home ? undefined : choice.root, deps)))
+  const claudeHooks = await hookChecks(home ? undefined : choice.root, deps)
+  const codex = await codexChecks(deps.env)
+  // Someone who uses Codex CLI alone is not missing Claude Code's hooks.
+  if (codex.wired) for (const c of claudeHooks) if (c.id === 'hooks' && c.message.startsWith('no session-bookmark hooks')) c.status = 'info'
+  checks.push(...claudeHooks, ...codex.checks)
   checks.push(...(await handoffPermissionChecks(home ? undefined : choice.root, deps)))
 
   if (!home) {

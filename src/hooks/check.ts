@@ -64,5 +64,5 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.project, ctx.deps.bookmarkHome, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
-  return ctx.host.inject('check', contextRefreshNote(request, Math.round(ratio * 100)))
+  return ctx.host.inject('check', contextRefreshNote(request, Math.round(ratio * 100), ctx.host.writeTool))
 }

@@ -55,5 +55,5 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     narrativeRequest(project, ctx.deps.bookmarkHome, result.sessionId, ctx.now, view.freshness.reason),
     import('../narrative/prompt.js'),
   ])
-  return ctx.host.block(stopBlockReason(request))
+  return ctx.host.block(stopBlockReason(request, ctx.host.writeTool))
 }

@@ -49,6 +49,8 @@ export interface Host {
   inject(hook: InjectingHook, text: string): object
   /** The Stop hook's answer that keeps the model going with `reason`. */
   block(reason: string): object
+  /** How a request to the model names the tool it writes a file with ("your Write tool", "apply_patch"). */
+  writeTool: string
   /** One transcript line to entries (pure). */
   parseLine: LineParser
   /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */

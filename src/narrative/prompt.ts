@@ -46,10 +46,11 @@ function sections(template: string): string {
   return (end === -1 ? template : template.slice(end + 3)).trim()
 }
 
-export function stopBlockReason(r: NarrativeRequest): string {
+/** `tool`: how the host's model writes a file (Host.writeTool). */
+export function stopBlockReason(r: NarrativeRequest, tool = 'your Write tool'): string {
   return [
     `session-bookmark: before you stop, write the handoff for the next session (${oneLineValue(r.why, 300)}).`,
-    `Use your Write tool to write ${pathText(r.path)} now, replacing the file. Start it with this header exactly as given:`,
+    `Use ${tool} to write ${pathText(r.path)} now, replacing the file. Start it with this header exactly as given:`,
     '',
     renderIdentity(oneLineIdentity(r.identity)).trimEnd(),
     '',
@@ -61,10 +62,10 @@ export function stopBlockReason(r: NarrativeRequest): string {
   ].join('\n')
 }
 
-export function contextRefreshNote(r: NarrativeRequest, usedPercent: number): string {
+export function contextRefreshNote(r: NarrativeRequest, usedPercent: number, tool = 'your Write tool'): string {
   return [
     `session-bookmark: the context is ${usedPercent}% full and compaction will drop detail.`,
-    `Before continuing, update the handoff ${pathText(r.path)} with your Write tool (sections: Task, Progress, Decisions with the why, Open items, Next step, Files), starting with this header:`,
+    `Before continuing, update the handoff ${pathText(r.path)} with ${tool} (sections: Task, Progress, Decisions with the why, Open items, Next step, Files), starting with this header:`,
     renderIdentity(oneLineIdentity(r.identity)).trimEnd(),
   ].join('\n')
 }

@@ -35,6 +35,17 @@ import {
   writeSettings,
 } from './settings.js'
 import { type SetupRecord, readRecord, updateRecord } from './state.js'
+import {
+  type CodexTrustResult,
+  type CodexUntrustResult,
+  codexFound,
+  codexSetupLines,
+  codexUninstallLine,
+  trustCodexHooks,
+  untrustCodexHooks,
+} from './codex-setup.js'
+import { codexHooksPath } from './codex.js'
+import { emptyCreated } from './plan.js'
 
 export interface SetupContext {
   cwd: string
@@ -58,7 +69,11 @@ interface Target {
   backupDir?: string
 }
 
-async function target(project: boolean | undefined, ctx: SetupContext): Promise<Target> {
+async function target(project: boolean | undefined, ctx: SetupContext, host?: 'claude' | 'codex'): Promise<Target> {
+  if (host === 'codex') {
+    if (project) throw new SetupError('--project wires Claude Code only: Codex CLI reads its hooks from $CODEX_HOME/hooks.json (leave out --project)')
+    return { path: codexHooksPath(ctx.deps.env), scope: 'user' }
+  }
   if (project) {
     const { root, path } = await projectSettingsPath(ctx.cwd, ctx.deps.env)
     await assertInsideProject(root, path)
@@ -93,7 +108,7 @@ const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(
  * out, not Claude Code or an editor: when one of them saves between the read and the write (ChangedError),
  * the edit starts again from what is on disk, so their change is kept; past EDIT_TRIES it gives up.
  */
-async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<T>): Promise<T> {
+export async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const file = await readSettings(path)
     try {
@@ -116,7 +131,7 @@ async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<
 }
 
 /** Writes `text` with a backup of what it replaces; the backup goes again when the write finds the file changed. */
-async function replaceWithBackup(file: SettingsFile, text: string, now: Date, backupDir: string | undefined): Promise<string | null> {
+export async function replaceWithBackup(file: SettingsFile, text: string, now: Date, backupDir: string | undefined): Promise<string | null> {
   const backup = file.text !== undefined ? await writeBackup(file.path, file.text, now, backupDir) : null
   try {
     await writeSettings(file, text)
@@ -135,6 +150,8 @@ export interface SetupOptions {
   json?: boolean
   /** The hook form to write; default: the one the Claude Code on PATH understands. */
   hookForm?: HookForm
+  /** Default claude. */
+  host?: 'claude' | 'codex'
 }
 
 export interface SetupResult {
@@ -157,6 +174,9 @@ export interface SetupResult {
   permissions: { rules: string[]; added: string[] }
   /** With --dry-run: the text the file would have. */
   preview?: string
+  host: 'claude' | 'codex'
+  /** Codex CLI: the hooks' trust and the MCP server in config.toml. */
+  codex?: CodexTrustResult
 }
 
 function mergeRecord(old: SetupRecord | undefined, plan: SetupPlan, dirs: string[], launch: Launch, at: string): SetupRecord {
@@ -207,11 +227,14 @@ async function pickForm(
 }
 
 export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<SetupResult> {
-  const { path, scope, root, backupDir } = await target(opts.project, ctx)
+  const codex = opts.host === 'codex'
+  const { path, scope, root, backupDir } = await target(opts.project, ctx, opts.host)
   const base = ctx.launch ?? currentLaunch()
-  const picked = await pickForm(opts.hookForm, base, ctx.deps.env)
-  const launch: Launch = { ...base, form: picked.form }
-  const rules = root ? handoffRules({ scope: 'project', root }) : handoffRules({ scope: 'user', bookmarkHome: resolve(ctx.deps.bookmarkHome) })
+  // Codex runs one shell line (no args) and has no permission rules: the model writes the handoff with apply_patch.
+  const picked = codex ? { form: 'shell' as const, claude: undefined } : await pickForm(opts.hookForm, base, ctx.deps.env)
+  const launch: Launch = { ...base, form: picked.form, ...(codex ? { host: 'codex' as const } : {}) }
+  const rules = codex ? [] : root ? handoffRules({ scope: 'project', root }) : handoffRules({ scope: 'user', bookmarkHome: resolve(ctx.deps.bookmarkHome) })
+  const prior = codex ? (await readRecord(ctx.deps.bookmarkHome, path))?.codex : undefined
   try {
     await access(launch.entry)
   } catch {
@@ -230,10 +253,26 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
     entry: launch.entry,
     form: picked.form,
     claude: picked.claude?.text ?? null,
-    notes: picked.note ? [...plan.notes, picked.note] : [...plan.notes],
+    notes: 'note' in picked && picked.note ? [...plan.notes, picked.note] : codex ? [] : [...plan.notes],
     permissions: { rules, added: plan.rulesAdded },
     ...(opts.dryRun ? { preview: plan.after } : {}),
+    host: codex ? 'codex' : 'claude',
   })
+  // Codex runs a hook only while config.toml trusts exactly its command: trusted once the hooks are written.
+  const trust = async (out: SetupResult, hooksText: string): Promise<SetupResult> => {
+    if (!codex) return out
+    const t = await trustCodexHooks(path, hooksText, launch, ctx.deps, { editFresh, replaceWithBackup }, prior, out.dryRun)
+    out.codex = t.result
+    if (!out.dryRun && t.created) {
+      const created = t.created
+      const at = ctx.deps.now().toISOString()
+      await updateRecord(ctx.deps.bookmarkHome, path, (old) => ({
+        ...(old ?? { created: emptyCreated(), createdDirs: [], node: launch.node, entry: launch.entry, at }),
+        codex: created,
+      }))
+    }
+    return out
+  }
   if (opts.dryRun) {
     const file = await readSettings(path)
     let plan: SetupPlan
@@ -242,7 +281,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
     } catch (e) {
       explain(path, e)
     }
-    return result(plan, null)
+    return trust(result(plan, null), plan.after)
   }
   let dirs: string[] = []
   try {
@@ -266,6 +305,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
         return done
       }),
     )
+    if (codex) return await trust(out, (await readSettings(path)).text ?? '')
     out.notes.push(...(await otherScopeNotes(scope, ctx)))
     if (root && (await gitIgnores(root, relative(root, path))) === false) {
       out.notes.push(`git does not ignore ${relative(root, path)}: it holds absolute paths of this machine, add it to .gitignore so it is not committed`)
@@ -293,6 +333,11 @@ async function otherScopeNotes(scope: 'user' | 'project', ctx: SetupContext): Pr
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 export function setupText(r: SetupResult): string {
+  if (r.host === 'codex') return codexSetupLines(r, setupTextOf(r)).join('\n')
+  return setupTextOf(r)
+}
+
+function setupTextOf(r: SetupResult): string {
   const changed = HOOK_EVENTS.filter((e) => r.events[e] !== 'unchanged')
   const backup = r.backup ? ` (backup: ${r.backup})` : r.createdFile && r.changed ? ' (new file)' : ''
   let line: string
@@ -308,9 +353,13 @@ export function setupText(r: SetupResult): string {
   return lines.join('\n')
 }
 
+/** Without --host: Claude Code as always, and Codex CLI too when it is installed (saying how it was found). */
 export async function setupCommand(opts: SetupOptions, ctx: SetupContext): Promise<string> {
   const r = await runSetup(opts, ctx)
-  return opts.json ? JSON.stringify(r, null, 2) : setupText(r)
+  const found = opts.host === undefined && !opts.project ? await codexFound(ctx.deps.env) : undefined
+  if (!found) return opts.json ? JSON.stringify(r, null, 2) : setupText(r)
+  const c = await runSetup({ ...opts, host: 'codex' }, ctx)
+  return opts.json ? JSON.stringify({ ...r, also: [c] }, null, 2) : [setupText(r), `Codex CLI found (${found}):`, setupText(c)].join('\n')
 }
 
 // ------------------------------------------------------------------------------------------ uninstall
@@ -321,6 +370,8 @@ export interface UninstallOptions {
   yes?: boolean
   dryRun?: boolean
   json?: boolean
+  /** Default claude. */
+  host?: 'claude' | 'codex'
 }
 
 export interface UninstallResult {
@@ -337,6 +388,8 @@ export interface UninstallResult {
   changed: boolean
   backup: string | null
   purged: string[]
+  /** Codex CLI: the trust and MCP tables taken out of config.toml. */
+  codex?: CodexUntrustResult
 }
 
 /** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
@@ -414,7 +467,8 @@ export async function ttyConfirm(stdin: Readable, question: string): Promise<boo
 }
 
 export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext): Promise<UninstallResult> {
-  const { path, scope, backupDir } = await target(opts.project, ctx)
+  const codex = opts.host === 'codex'
+  const { path, scope, backupDir } = await target(opts.project, ctx, opts.host)
   const purge = opts.purge ? await purgeTargets(ctx) : []
   if (opts.purge && purge.length > 0 && !opts.yes && !opts.dryRun) {
     const question = `Remove bookmark's hooks from ${path} and delete ${purge.join(' and ')} (snapshots, narratives, registry)? [y/N] `
@@ -436,6 +490,15 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     backup,
     purged,
   })
+  const untrust = async (out: UninstallResult, hooksText: string | undefined): Promise<UninstallResult> => {
+    if (!codex) return out
+    try {
+      out.codex = await untrustCodexHooks(path, hooksText, record?.codex, ctx.deps, { editFresh, replaceWithBackup }, out.dryRun)
+    } catch (e) {
+      explain(path.replace(/hooks\.json$/, 'config.toml'), e)
+    }
+    return out
+  }
   const plan = (text: string): UninstallPlan => {
     try {
       return planUninstall(text, record?.created)
@@ -445,7 +508,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
   }
   if (opts.dryRun) {
     const file = await readSettings(path)
-    return result(file.text === undefined ? undefined : plan(file.text), null, purge)
+    return untrust(result(file.text === undefined ? undefined : plan(file.text), null, purge), file.text)
   }
   let out: UninstallResult
   const file0 = await readSettings(path)
@@ -473,6 +536,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     }
     if (out.deletedFile && record) await removeEmptyDirs(record.createdDirs)
   }
+  await untrust(out, file0.text)
   for (const d of purge) {
     await rm(d, { recursive: true, force: true })
     out.purged.push(d)
@@ -496,6 +560,7 @@ export function uninstallText(r: UninstallResult): string {
     lines.push(`no bookmark hooks in ${r.path}`)
   }
   if (r.action === 'removed' && r.rules.length > 0) lines.push(`${verb} the handoff permission: ${r.rules.join(', ')}`)
+  if (r.codex) lines.push(codexUninstallLine(r.codex, r.dryRun))
   for (const d of r.purged) lines.push(`${r.dryRun ? 'would delete' : 'deleted'} ${d}`)
   return lines.join('\n')
 }

@@ -28,6 +28,8 @@ export interface Launch {
   entry: string
   /** Default `exec`. */
   form?: HookForm
+  /** Codex CLI: shell form only (its hooks have no `args`), the line ending in `--host codex`. */
+  host?: 'codex'
 }
 
 /**
@@ -60,8 +62,9 @@ export function shellQuote(word: string): string {
 
 export function desiredHandler(event: HookEvent, launch: Launch): Handler {
   const { hook, timeout } = OUR_HOOKS[event]
-  if (launch.form === 'shell') {
-    return { type: 'command', command: [launch.node, '-e', GUARD, launch.entry].map(shellQuote).concat(hook).join(' '), timeout }
+  if (launch.form === 'shell' || launch.host === 'codex') {
+    const words = [launch.node, '-e', GUARD, launch.entry].map(shellQuote).concat(hook, launch.host === 'codex' ? ['--host', 'codex'] : [])
+    return { type: 'command', command: words.join(' '), timeout }
   }
   return { type: 'command', command: launch.node, args: ['-e', GUARD, launch.entry, hook], timeout }
 }

@@ -10,6 +10,7 @@ import { ensureDir, readJson, writeJson } from '../store/files.js'
 import { withLock } from '../store/lock.js'
 import { isObject } from '../shared/json.js'
 import type { Created } from './plan.js'
+import type { TomlCreated } from './codex.js'
 
 export interface SetupRecord {
   created: Created
@@ -19,6 +20,8 @@ export interface SetupRecord {
   entry: string
   /** When setup last changed the file (ISO). */
   at: string
+  /** Codex CLI (the record of its hooks.json): what setup changed in config.toml next to it. */
+  codex?: TomlCreated
 }
 
 export interface SetupState {

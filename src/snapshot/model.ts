@@ -18,6 +18,7 @@ import type {
 } from '../extract/model.js'
 import { CAPS } from '../extract/model.js'
 import { headAndTail } from '../extract/reply.js'
+import type { HostId } from '../hosts/host.js'
 import type { FileMark } from './ledger.js'
 import { redact } from '../redact/secrets.js'
 import { compareText } from '../shared/text.js'
@@ -61,6 +62,8 @@ export interface Snapshot {
   project: { root: string; name: string }
   session: {
     id: string
+    /** The agent that ran the session (absent in snapshots written before hosts were recorded: Claude Code). */
+    host?: HostId
     cwd?: string
     branch?: string
     title?: string
@@ -136,7 +139,7 @@ export const SNAPSHOT_FIELDS: readonly string[] = [
     capture: true,
   }),
   ...names<Snapshot['project']>({ root: true, name: true }),
-  ...names<Snapshot['session']>({ id: true, cwd: true, branch: true, title: true, firstTs: true, lastTs: true, versions: true, models: true }),
+  ...names<Snapshot['session']>({ id: true, host: true, cwd: true, branch: true, title: true, firstTs: true, lastTs: true, versions: true, models: true }),
   ...names<Snapshot['requests']>({ count: true, dropped: true, all: true, recent: true }),
   ...names<NonNullable<Snapshot['lastAssistant']>>({ ts: true, text: true, source: true }),
   ...names<Snapshot['tasks']>({ source: true, items: true }),
@@ -179,6 +182,8 @@ export interface SnapshotMeta {
   projectRoot: string
   projectName: string
   sessionId: string
+  /** Whose transcript it is. */
+  host?: HostId
   capture: CaptureInfo
   /** `last_assistant_message` from the Stop payload: newer than the transcript when it lags. */
   lastAssistantMessage?: string
@@ -229,6 +234,7 @@ export function toSnapshot(state: ExtractState, meta: SnapshotMeta): Snapshot {
     project: { root: meta.projectRoot, name: meta.projectName },
     session: {
       id: meta.sessionId,
+      ...(meta.host ? { host: meta.host } : {}),
       ...(state.cwd ? { cwd: state.cwd } : {}),
       ...(state.branch ? { branch: state.branch } : {}),
       ...(state.title ? { title: state.title } : {}),

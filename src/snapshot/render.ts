@@ -5,6 +5,9 @@ import type { FileRecord, GitRecord } from '../extract/model.js'
 import { type Snapshot, openTasks } from './model.js'
 import { type FileMark, LEDGER_CHECK_CAP } from './ledger.js'
 import { compareText, oneLine } from '../shared/text.js'
+import type { HostId } from '../hosts/host.js'
+
+const HOST_NAMES: Record<HostId, string> = { claude: 'Claude Code', codex: 'Codex CLI' }
 
 export { oneLine }
 
@@ -69,7 +72,8 @@ export function renderLatest(s: Snapshot): string {
   out.push(`# Bookmark: ${s.project.name}`)
   out.push('')
   const branch = s.session.branch ? ` on \`${s.session.branch}\`` : ''
-  out.push(`Snapshot \`${s.id}\` (${s.trigger}) of session \`${s.session.id}\`${branch}, captured ${time(s.createdAt)}.`)
+  const host = s.session.host ? `${HOST_NAMES[s.session.host]} ` : ''
+  out.push(`Snapshot \`${s.id}\` (${s.trigger}) of ${host}session \`${s.session.id}\`${branch}, captured ${time(s.createdAt)}.`)
   if (s.session.title) out.push(`Session title: ${oneLine(s.session.title, 160)}`)
   out.push('')
 

@@ -36,9 +36,12 @@ export async function sandbox(): Promise<Sandbox> {
   return { dir, home, env }
 }
 
-/** This process's PATH without the folders that hold a `claude` (npm's node_modules/.bin, a user's own install). */
+/**
+ * This process's PATH without the folders that hold a `claude` or a `codex` (npm's node_modules/.bin, a user's own
+ * install): setup wires Codex too when it finds one, and a test's sandbox has none unless it makes one.
+ */
 export function claudeFreePath(): string[] {
-  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !existsSync(join(d, 'claude')))
+  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !existsSync(join(d, 'claude')) && !existsSync(join(d, 'codex')))
 }
 
 /** Writes `<binDir>/claude`, which answers `--version` with `version` as Claude Code does. */

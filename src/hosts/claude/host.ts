@@ -10,6 +10,7 @@ export const claudeHost: Host = {
   headless: isHeadless,
   inject: (hook, text) => ({ hookSpecificOutput: { hookEventName: hook === 'restore' ? 'SessionStart' : 'UserPromptSubmit', additionalContext: text } }),
   block: (reason) => ({ decision: 'block', reason }),
+  writeTool: 'your Write tool',
   parseLine,
   // Loaded when a transcript must be looked for: hooks are given theirs.
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverTranscript(cwd, sessionId, env),

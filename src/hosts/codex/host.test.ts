@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/tmp.js'
 import { hostOf } from '../index.js'
-import { codexHost } from './host.js'
+import { CODEX_CONTEXT_BYTES, SUPERSEDES, codexHost, withinBytes } from './host.js'
 import { codexSessionId, sniffHost } from './sniff.js'
 
 const SID = '01a2345e-2144-7cf3-9766-01b9ef8653f7'
@@ -39,9 +39,10 @@ describe('Codex CLI as a host', () => {
   })
 
   it('answers in exactly the keys Codex accepts (any other key drops the whole output)', () => {
-    expect(codexHost.inject('restore', 'R')).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'R' } })
+    expect(codexHost.inject('restore', 'R')).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: `${SUPERSEDES}\n\nR` } })
     expect(codexHost.inject('check', 'C')).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'C' } })
     expect(codexHost.block('write the handoff')).toEqual({ decision: 'block', reason: 'write the handoff' })
+    expect(codexHost.writeTool).toBe('apply_patch')
   })
 })
 
@@ -105,5 +106,19 @@ describe('findTranscript', () => {
     await expect(codexHost.findTranscript('/w/proj', undefined, { HOME: h })).rejects.toThrow(
       new RegExp(`no Codex rollouts under ${join(h, '.codex', 'sessions')}`),
     )
+  })
+
+  it('keeps an injected context below the size Codex spills to a file, counted in UTF-8 bytes', () => {
+    const lines = Array.from({ length: 800 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n')
+    const out = (codexHost.inject('restore', lines) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(Buffer.byteLength(out)).toBeLessThanOrEqual(CODEX_CONTEXT_BYTES)
+    expect(Buffer.byteLength(out)).toBeGreaterThan(CODEX_CONTEXT_BYTES - 60) // cut at a line end, not far before
+    expect(out.endsWith('x'.repeat(40))).toBe(true)
+    // Three bytes a character: 9,600 characters would be 28,800 bytes, and Codex would spill them.
+    const wide = Array.from({ length: 400 }, () => '漢'.repeat(30)).join('\n')
+    const cut = withinBytes(wide, CODEX_CONTEXT_BYTES)
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(CODEX_CONTEXT_BYTES)
+    expect(cut.split('\n').length).toBe(Math.floor((CODEX_CONTEXT_BYTES + 1) / 91))
+    expect(withinBytes('short', 10)).toBe('short')
   })
 })

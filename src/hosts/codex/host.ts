@@ -5,7 +5,25 @@
  */
 import type { Host } from '../host.js'
 import { readClaudePayload } from '../claude/payload.js'
+import { cutToBudget } from '../../restore/budget.js'
 import { parseLine } from './lines.js'
+
+/**
+ * Codex replaces an additionalContext above 2,500 approximate tokens (its bytes / 4, about 10,000 characters)
+ * with a preview and a file path: kept below that in bytes, whatever the text's alphabet.
+ */
+export const CODEX_CONTEXT_BYTES = 9_600
+
+/** Codex replays every earlier SessionStart context on resume: the newest must say it wins. */
+export const SUPERSEDES = 'This bookmark restore supersedes any earlier one in this conversation: where they differ, this one is current.'
+
+/** `text` cut at line ends until its UTF-8 form fits `bytes`. */
+export function withinBytes(text: string, bytes: number): string {
+  // A character is at least one byte: cut to `bytes` characters, then in proportion to what is still over.
+  let out = cutToBudget(text, bytes)
+  for (let size = Buffer.byteLength(out); size > bytes; size = Buffer.byteLength(out)) out = cutToBudget(text, Math.floor((out.length * bytes) / size) - 1)
+  return out
+}
 
 export const codexHost: Host = {
   id: 'codex',
@@ -14,9 +32,14 @@ export const codexHost: Host = {
   // Codex tells a hook nothing of `codex exec` (no variable, the same payload fields): the rollout's
   // `session_meta.originator` does, and that is read elsewhere. Treated as attended.
   headless: () => false,
-  inject: (hook, text) => ({ hookSpecificOutput: { hookEventName: hook === 'restore' ? 'SessionStart' : 'UserPromptSubmit', additionalContext: text } }),
+  inject: (hook, text) =>
+    hook === 'restore'
+      ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: withinBytes(`${SUPERSEDES}\n\n${text}`, CODEX_CONTEXT_BYTES) } }
+      : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: withinBytes(text, CODEX_CONTEXT_BYTES) } },
   // Never `hookSpecificOutput` on Stop: Codex rejects it and does not continue.
   block: (reason) => ({ decision: 'block', reason }),
+  // Codex has no Write tool: its model writes files with apply_patch.
+  writeTool: 'apply_patch',
   parseLine,
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverRollout(cwd, sessionId, env),
 }

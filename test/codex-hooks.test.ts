@@ -1,0 +1,153 @@
+/**
+ * The four hooks as Codex CLI runs them: the line setup writes into hooks.json (`node -e GUARD bin/bookmark.cjs
+ * <hook> --host codex`, through a shell), a payload of the shape Codex 0.171 sends (host-samples hook log), a
+ * real 0.171 rollout moved to the test's project. Codex drops a hook's whole output when it holds a key its schema
+ * lacks, so every answer is compared whole.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { GUARD, shellQuote } from '../src/setup/hooks.js'
+import { CODEX_CONTEXT_BYTES, SUPERSEDES } from '../src/hosts/codex/host.js'
+import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
+import { CORPUS } from './helpers/corpus.js'
+
+const ROLLOUT = join(CORPUS, 'host-samples', 'codex-0.171-exec-rollout-2-patch-file.jsonl')
+const SID = '01a2345e-2939-7733-81eb-319f86c45b47'
+const CLAUDE = join(CORPUS, 'claude', 'cc-2.1.4-tiny-summary-5a3bb1c8.jsonl')
+
+let sb: Sandbox
+let project: string
+let rollout: string
+
+beforeEach(async () => {
+  sb = await sandbox()
+  project = await gitRepo(join(sb.dir, 'proj'))
+  rollout = join(sb.dir, `rollout-2026-12-02T01-28-35-${SID}.jsonl`)
+  await writeFile(rollout, (await readFile(ROLLOUT, 'utf8')).split('/home/dev/runs/w/proj').join(project))
+})
+
+/** Runs `hook` as Codex does: its hooks.json command line through `bash -c`, in the session's folder. */
+function codexRuns(hook: string, payload: object): { stdout: string; stderr: string } {
+  const line = `${[process.execPath, '-e', GUARD, BIN].map(shellQuote).join(' ')} ${hook} --host codex`
+  const stdout = execFileSync('/bin/bash', ['-c', line], { cwd: project, env: sb.env, input: JSON.stringify(payload), encoding: 'utf8' })
+  return { stdout, stderr: '' }
+}
+
+const common = () => ({ session_id: SID, transcript_path: rollout, cwd: project, model: 'gpt-5.5' })
+const stop = (active: boolean) => ({
+  ...common(),
+  turn_id: '01a2345e-2961',
+  hook_event_name: 'Stop',
+  permission_mode: 'bypassPermissions',
+  stop_hook_active: active,
+  last_assistant_message: 'Done.',
+})
+const start = (source: string, sessionId = 'next-session') => ({
+  ...common(),
+  session_id: sessionId,
+  transcript_path: null,
+  hook_event_name: 'SessionStart',
+  permission_mode: 'bypassPermissions',
+  source,
+})
+
+describe.skipIf(!existsSync(ROLLOUT) || !existsSync(CLAUDE))('hooks run as Codex CLI', () => {
+  it('Stop captures the rollout, names Codex in LATEST.md and blocks once with exactly decision and reason', async () => {
+    const first = codexRuns('stop', stop(false))
+    const answer = JSON.parse(first.stdout) as Record<string, unknown>
+    expect(Object.keys(answer)).toEqual(['decision', 'reason'])
+    expect(answer.decision).toBe('block')
+    expect(answer.reason).toMatch(/^session-bookmark: before you stop, write the handoff for the next session \(no narrative yet\)\./)
+    expect(answer.reason).toContain(`session_id: ${SID}`)
+    // Codex's model has no Write tool.
+    expect(answer.reason).toContain(`\nUse apply_patch to write ${join(project, '.bookmark', 'bookmark.context.md')} now, replacing the file.`)
+    const latest = await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')
+    expect(latest).toMatch(new RegExp(`^Snapshot \`SNAP_\\w+\` \\(stop\\) of Codex CLI session \`${SID}\`, captured `, 'm'))
+    expect(latest).toContain('> patch file')
+    expect(latest).toContain('`patched.txt` created +2 -0')
+    const index = JSON.parse(await readFile(join(project, '.bookmark', 'index.json'), 'utf8')) as { snapshots: { id: string }[] }
+    const snap = JSON.parse(await readFile(join(project, '.bookmark', 'snapshots', `${index.snapshots[0]!.id}.json`), 'utf8'))
+    expect(snap.session.host).toBe('codex')
+    // Codex runs Stop again after our block, with stop_hook_active: a passive Stop prints nothing at all.
+    expect(codexRuns('stop', stop(true)).stdout).toBe('')
+  })
+
+  it('SessionStart injects the restore as a developer message that supersedes earlier ones, for every source', async () => {
+    codexRuns('stop', stop(false))
+    const out = codexRuns('restore', start('startup'))
+    const answer = JSON.parse(out.stdout) as { hookSpecificOutput: Record<string, string> }
+    expect(Object.keys(answer)).toEqual(['hookSpecificOutput'])
+    expect(Object.keys(answer.hookSpecificOutput)).toEqual(['hookEventName', 'additionalContext'])
+    expect(answer.hookSpecificOutput.hookEventName).toBe('SessionStart')
+    const text = answer.hookSpecificOutput.additionalContext!
+    expect(text.split('\n').slice(0, 3)).toEqual([SUPERSEDES, '', '# Bookmark: continuing work in `proj`'])
+    expect(text).toContain('```recorded\npatch file\n```')
+    // clear starts a new session as startup does; compact and fork have their own answers, all in the same shape.
+    for (const source of ['clear', 'compact', 'fork', 'resume']) {
+      const o = codexRuns('restore', start(source, SID)).stdout
+      if (o === '') continue // resume of a session with nothing new since: nothing to say
+      const a = JSON.parse(o) as { hookSpecificOutput: Record<string, string> }
+      expect(Object.keys(a.hookSpecificOutput), source).toEqual(['hookEventName', 'additionalContext'])
+      expect(a.hookSpecificOutput.additionalContext!.startsWith(`${SUPERSEDES}\n\n`), source).toBe(true)
+      expect(Buffer.byteLength(a.hookSpecificOutput.additionalContext!), source).toBeLessThanOrEqual(CODEX_CONTEXT_BYTES)
+    }
+  })
+
+  it('UserPromptSubmit takes the interval snapshot and says nothing while the context has room', async () => {
+    const out = codexRuns('check', {
+      ...common(),
+      turn_id: '01a2345e-2961',
+      hook_event_name: 'UserPromptSubmit',
+      permission_mode: 'bypassPermissions',
+      prompt: 'patch file',
+    })
+    expect(out.stdout).toBe('')
+    const latest = await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')
+    expect(latest).toMatch(/\(interval\) of Codex CLI session/)
+  })
+
+  it('PreCompact prints nothing and prepares the compact resume that SessionStart compact injects', async () => {
+    const pre = codexRuns('precompact', { ...common(), turn_id: '01a2345e-2961', hook_event_name: 'PreCompact', trigger: 'auto' })
+    expect(pre.stdout).toBe('')
+    const a = JSON.parse(codexRuns('restore', start('compact', SID)).stdout) as { hookSpecificOutput: { additionalContext: string } }
+    expect(a.hookSpecificOutput.additionalContext.split('\n').slice(0, 4)).toEqual([
+      SUPERSEDES,
+      '',
+      '# Bookmark: `proj`',
+      'This session was just compacted; here is where it stood.',
+    ])
+  })
+
+  it('one project, one story across hosts: Claude Code restores what Codex did, and Codex what Claude Code did', async () => {
+    codexRuns('stop', stop(false))
+    const claudeStart = JSON.stringify({
+      session_id: 'claude-1',
+      transcript_path: join(sb.dir, 'none.jsonl'),
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    })
+    const c = await runCli(['restore'], { env: sb.env, cwd: project, input: claudeStart })
+    const claudeText = (JSON.parse(c.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(claudeText).toContain('```recorded\npatch file\n```')
+    expect(claudeText).not.toContain(SUPERSEDES) // Claude Code does not replay old contexts
+    const transcript = join(sb.dir, 'claude-1.jsonl')
+    await writeFile(transcript, (await readFile(CLAUDE, 'utf8')).split('/Users/gtrrz-victor/wks/cli').join(project))
+    const claudeStop = { session_id: 'claude-1', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }
+    expect((await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify(claudeStop) })).code).toBe(0)
+    expect(await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')).toMatch(/of Claude Code session `claude-1`/)
+    const back = JSON.parse(codexRuns('restore', start('startup', 'codex-2')).stdout) as { hookSpecificOutput: { additionalContext: string } }
+    expect(back.hookSpecificOutput.additionalContext).toContain('I am having problems if I start a claude session inside a folder')
+  })
+
+  it('the full CLI takes --host codex too (`bookmark stop --host codex --cwd …`)', async () => {
+    const r = await runCli(['stop', '--host', 'codex', '--cwd', project], { env: sb.env, input: JSON.stringify(stop(false)) })
+    expect(r.code).toBe(0)
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['decision', 'reason'])
+    const bad = await runCli(['stop', '--host', 'gemini'], { env: sb.env, input: '{}' })
+    expect(bad.stderr).toContain("argument 'gemini' is invalid")
+  })
+})
