@@ -125,3 +125,17 @@ describe('failures behind a pipe', () => {
     ])
   })
 })
+
+describe('what an error keeps of its command', () => {
+  // The stress suite's yaml-api-token-letters form: the key `deploy api_token: …` alone reads as plain words.
+  const SECRET = 'qzkvbnwmxrtp'
+  const command = `cat <<'EOF' > deploy.yml\napi_token: '${SECRET}'\nEOF\ndeploy --config deploy.yml api_token: '${SECRET}'`
+
+  it('keys read from the redacted command: no secret in the stored state, and a later success still resolves it', () => {
+    const { state } = extractText(jsonl([...sh('b1', command, 'deploy: unauthorized', 1)]))
+    expect(state.errors).toHaveLength(1)
+    expect(JSON.stringify(state)).not.toContain(SECRET)
+    const after = extractText(jsonl([...sh('b1', command, 'deploy: unauthorized', 1), ...sh('b2', command, 'deployed')])).state
+    expect(after.errors.map((e) => e.resolved)).toEqual([true])
+  })
+})

@@ -2,12 +2,11 @@
  * Errors: failed tool results, failing commands and failure summaries, and whether a later success settled them
  * (error-match.ts says how). Pure rules.
  */
-import { cutRedacted, mayRedactTo } from '../redact/secrets.js'
+import { cutRedacted, mayRedactTo, redact } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
-import { NOT_READ_YET, commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
+import { type CommandKeys, NOT_READ_YET, commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
 import { failureSummary } from './failures.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
-import type { ScriptNode } from './shell/index.js'
 
 const TARGET_MAX = 160
 
@@ -177,6 +176,15 @@ export function resolveChangedFiles(state: ExtractState, projectRoot: string, li
   for (const rec of Object.values(state.outside)) if (rec.lastLine === line) resolveFile(state, rec.path, ts)
 }
 
+/**
+ * A command's keys, read from the command once redacted: a key alone loses the context that shows a secret
+ * (`deploy api_token: …` is a plain word without its YAML), and an error keeps its keys. Successes are read
+ * the same way, so that they still match.
+ */
+function keysOf(command: string, shell: 'bash' | 'powershell'): CommandKeys {
+  return commandKeys(redact(command), shell)
+}
+
 /** Successful command keys, redacted as failure keys are, take the failure keys they cover off each open error. */
 function resolveKeys(state: ExtractState, succeeded: string[], ts: string | undefined): void {
   if (succeeded.length === 0 || !hasOpen(state, (e) => e.keys !== undefined)) return
@@ -227,17 +235,9 @@ function resolveSameTarget(state: ExtractState, tool: PendingTool, ts: string | 
  * A tool result, judged as a person would. Not errors: rejections, exploratory reads and searches, probes that
  * found nothing, cancelled siblings. A failure summary (tests, linters, compilers) is an error whatever the exit
  * code. A success settles the open errors it answers: the same target, the same file by any editing tool, the
- * same command or check by its keys. `parsed`: a shell command as parseScript gave it, when the caller has it.
+ * same command or check by its keys (keysOf).
  */
-export function applyToolOutcome(
-  state: ExtractState,
-  tool: PendingTool,
-  resultText: string,
-  isError: boolean,
-  ts: string | undefined,
-  parsed?: ScriptNode[],
-  result?: unknown,
-): void {
+export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined, result?: unknown): void {
   if (tool.sidechain) return
   const shell = SHELLS.has(tool.name)
   const command = shell ? str(tool.input.command) : undefined
@@ -253,10 +253,10 @@ export function applyToolOutcome(
     const summary = failureSummary(output)
     // Keys are read only when they could matter: an open error with keys, or a failure to record.
     if (summary === undefined && !hasOpen(state, (e) => e.keys !== undefined)) return
-    const { keys, probesOnly } = commandKeys(command, shellOf(tool), parsed)
+    const { keys, probesOnly } = keysOf(command, shellOf(tool))
     if (summary === undefined || probesOnly || keys.length === 0) {
       // What a task runner echoed it ran (`[test] $ go test ./...`) succeeded too.
-      if (summary === undefined) for (const echoed of echoedCommands(output)) keys.push(...commandKeys(echoed, 'bash').keys)
+      if (summary === undefined) for (const echoed of echoedCommands(output)) keys.push(...keysOf(echoed, 'bash').keys)
       resolveKeys(state, keys, ts)
       return
     }
@@ -271,7 +271,7 @@ export function applyToolOutcome(
   let keys: string[] | undefined
   let message = firstMeaningfulLine(resultText)
   if (command !== undefined) {
-    const read = commandKeys(command, shellOf(tool))
+    const read = keysOf(command, shellOf(tool))
     if (read.probesOnly || NOTHING_TO_COMMIT.test(resultText)) return
     const failed = failedTests(output)
     if (read.keys.length > 0) keys = read.keys.map((k) => cutRedacted(withFailedTests(k, failed), KEY_MAX))

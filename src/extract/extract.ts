@@ -355,9 +355,9 @@ function applyResult(
   if (SHELL_TOOLS.has(tool.name)) {
     const command = typeof tool.input.command === 'string' ? tool.input.command : ''
     const git = /\bgit\b/.test(command)
-    // One parse serves the error rules, the git rules (which read the command as bash) and the file rules.
+    // One parse serves the git rules (which read the command as bash) and the file rules.
     const parsed = !isError && command !== '' ? parseScript(command, tool.name === 'PowerShell' ? 'powershell' : 'bash') : undefined
-    applyToolOutcome(state, tool, text, isError, ts, parsed, result)
+    applyToolOutcome(state, tool, text, isError, ts, result)
     if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined, tool.line, tool.sidechain)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!isError && !tool.sidechain) resolveChangedFiles(state, ctx.projectRoot, tool.line, ts)
