@@ -43,13 +43,16 @@ describe.skipIf(!existsSync(NEW))('bookmark snapshot --transcript <Gemini 0.61 c
     const forced = await runCli(['snapshot', '--transcript', chat, '--cwd', project, '--host', 'claude', '--json'], { env: sb.env })
     expect(JSON.parse(forced.stdout)).toMatchObject({ sessionId: 'copied' })
     expect(await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')).not.toContain('notes.md')
+    const again = await runCli(['snapshot', '--transcript', chat, '--cwd', project, '--host', 'gemini', '--json'], { env: sb.env })
+    expect(JSON.parse(again.stdout)).toMatchObject({ written: true, sessionId: '68de3b6c-482f-47ca-9ec1-7c7b75e900df' })
+    expect(await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')).toContain('`notes.md` created +1 -0')
   })
 })
 
 describe.skipIf(!existsSync(OLD))('bookmark snapshot --transcript <older Gemini .json session>', () => {
-  it('reads the one-object session, its relative paths in the project', async () => {
+  it('recognises the one-object session and reads it, its relative paths in the project', async () => {
     const chat = await copy(OLD, 'session-2026-01-15T20-51-f7633853.json')
-    const r = await runCli(['snapshot', '--transcript', chat, '--cwd', project, '--host', 'gemini', '--json'], { env: sb.env })
+    const r = await runCli(['snapshot', '--transcript', chat, '--cwd', project, '--json'], { env: sb.env })
     expect(JSON.parse(r.stdout)).toMatchObject({ written: true, sessionId: 'f7633853-6663-4dbb-bbf4-6159afa29df8' })
     const latest = await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')
     expect(latest).toContain('> run an agent that creates a color file inside docs, choose your color')
