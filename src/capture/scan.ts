@@ -21,6 +21,7 @@ import { stat } from '../shared/fsp.js'
 import { hostOf } from '../hosts/index.js'
 import type { HostId } from '../hosts/host.js'
 import { type ReadStats, type TranscriptCursor, readTranscript } from '../transcript/read.js'
+import type { TranscriptEntry } from '../transcript/types.js'
 
 export interface Scan {
   state: ExtractState
@@ -46,12 +47,18 @@ export const WORKER_BYTES = 64 * 1024 * 1024
 export async function scanHere(input: ScanInput): Promise<Scan> {
   let state = input.state ?? createState()
   let delta = createDelta()
-  const stats = await readTranscript(input.transcript, input.cursor, hostOf(input.host).parseLine, (entry) => applyEntry(state, entry, input.ctx, delta), {
-    onRestart: () => {
-      state = createState()
-      delta = createDelta()
-    },
-  })
+  const host = hostOf(input.host)
+  const onEntry = (entry: TranscriptEntry): void => applyEntry(state, entry, input.ctx, delta)
+  const onRestart = (): void => {
+    state = createState()
+    delta = createDelta()
+  }
+  if (host.read) {
+    const { seen, ...stats } = await host.read(input.transcript, input.cursor, state.seen, onEntry, { onRestart })
+    state.seen = seen
+    return { state, delta, stats }
+  }
+  const stats = await readTranscript(input.transcript, input.cursor, host.parseLine, onEntry, { onRestart })
   return { state, delta, stats }
 }
 

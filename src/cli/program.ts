@@ -61,7 +61,11 @@ export function buildProgram(io: Io): Command {
     .option('--session-id <id>', 'the session to capture (picks its transcript when --transcript is not given)')
     .option('--cwd <dir>', 'the session working directory (default: current directory)')
     .addOption(
-      new Option('--host <host>', 'whose transcript it is (default: told from the file itself; Claude Code without --transcript)').choices(['claude', 'codex']),
+      new Option('--host <host>', 'whose transcript it is (default: told from the file itself; Claude Code without --transcript)').choices([
+        'claude',
+        'codex',
+        'gemini',
+      ]),
     )
     .addOption(new Option('--trigger <trigger>', 'why the capture happened').choices(TRIGGERS as string[]).default('manual'))
     .option('--force', 'capture even when capture is off for the project or the session (`bookmark off`)')

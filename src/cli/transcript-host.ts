@@ -4,10 +4,13 @@ import type { Host, HostId } from '../hosts/host.js'
 import { hostOf } from '../hosts/index.js'
 import { codexSessionId, sniffHost } from '../hosts/codex/sniff.js'
 import { readHead } from '../hosts/codex/transcripts.js'
+import { geminiSessionId } from '../hosts/gemini/sniff.js'
+import { readStart } from '../hosts/gemini/transcripts.js'
 
 /**
- * The host of `transcript` (or `forced`), and the session id when a Codex rollout names it (its file name or
- * `session_meta`): a rollout's file name is not its session id. No transcript, no `--host`: Claude Code.
+ * The host of `transcript` (or `forced`), and the session id when a Codex rollout (its file name or
+ * `session_meta`) or a Gemini chat (its metadata) names it: neither file name is the session id. No transcript,
+ * no `--host`: Claude Code.
  */
 export async function transcriptHost(
   cwd: string,
@@ -16,9 +19,21 @@ export async function transcriptHost(
   sessionId: string | undefined,
 ): Promise<{ host?: Host; sessionId?: string }> {
   let head: string | undefined
-  if (transcript !== undefined) head = await readHead(resolve(cwd, transcript), 64 * 1024).catch(() => undefined)
-  const id = forced ?? (head !== undefined ? sniffHost(head) : undefined)
+  let start: string | undefined
+  if (transcript !== undefined) {
+    head = await readHead(resolve(cwd, transcript), 64 * 1024).catch(() => undefined)
+    // An older Gemini session is one object over many lines: its first line alone is `{`.
+    start = await readStart(resolve(cwd, transcript)).catch(() => undefined)
+  }
+  const sniffed = head !== undefined ? sniffHost(head.trim() === '{' && start !== undefined ? start : head) : undefined
+  const id = forced ?? sniffed
   if (id === undefined) return sessionId ? { sessionId } : {}
-  const sid = sessionId ?? (id === 'codex' && transcript !== undefined ? codexSessionId(transcript, head) : undefined)
+  const sid =
+    sessionId ??
+    (id === 'codex' && transcript !== undefined
+      ? codexSessionId(transcript, head)
+      : id === 'gemini' && start !== undefined
+        ? geminiSessionId(start)
+        : undefined)
   return { host: hostOf(id), ...(sid ? { sessionId: sid } : {}) }
 }

@@ -192,6 +192,11 @@ export interface ExtractState {
   teamReports?: TeamReportRecord[]
   /** The user's next words answer something: a closing question, a rejection without reason, an interrupt. */
   awaiting?: { kind: 'question' | 'rejection' | 'interrupt'; question?: string } | null
+  /**
+   * What a host's own reader (Host.read) keeps between reads: for Gemini, hashes of the messages and calls
+   * already read, since its records are rewritten and its history replaced. Absent for other hosts.
+   */
+  seen?: number[]
   counts: {
     entries: number
     prompts: number

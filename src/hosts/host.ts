@@ -1,12 +1,25 @@
 /**
  * What bookmark needs from an agent host: its hook payload in our words, how an answer injects context or
  * blocks, where a session's transcript is and how its lines read. Claude Code is the first host
- * (hosts/claude/); everything downstream of this seam (extract, snapshot, restore, store) is shared.
+ * (hosts/claude/), then Codex CLI and Gemini CLI; everything downstream of this seam (extract, snapshot, restore, store) is shared.
  * Wiring the hooks into the host's settings is the other half of a host, in src/setup/.
  */
-import type { LineParser } from '../transcript/types.js'
+import type { ReadOptions, ReadStats, TranscriptCursor } from '../transcript/read.js'
+import type { LineParser, TranscriptEntry } from '../transcript/types.js'
 
-export type HostId = 'claude' | 'codex'
+export type HostId = 'claude' | 'codex' | 'gemini'
+
+/**
+ * A host's own reading of a transcript whose records are not each new facts (Gemini rewrites records and
+ * replaces the history): from `cursor`, given what the last read kept (`seen`), and returning what to keep.
+ */
+export type TranscriptReader = (
+  path: string,
+  cursor: TranscriptCursor | undefined,
+  seen: readonly number[] | undefined,
+  onEntry: (entry: TranscriptEntry) => void,
+  options?: ReadOptions,
+) => Promise<ReadStats & { seen: number[] }>
 
 /** A hook's payload as every host's is read: the fields bookmark acts on, whatever the host calls them. */
 export interface HostEvent {
@@ -53,6 +66,8 @@ export interface Host {
   writeTool: string
   /** One transcript line to entries (pure). */
   parseLine: LineParser
+  /** Reads the transcript instead of the shared line reader with `parseLine` (Gemini). */
+  read?: TranscriptReader
   /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */
   findTranscript(cwd: string, sessionId: string | undefined, env: NodeJS.ProcessEnv): Promise<Discovery>
 }

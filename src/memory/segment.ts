@@ -11,7 +11,8 @@ import type { LogPosition, LoggedEvent } from './log.js'
 import { termsOf } from './tokens.js'
 
 const MAGIC = 0x31534d42 // "BMS1"
-const HOSTS = ['claude', 'codex'] as const
+// Appended only: a segment stores a host as its index here.
+const HOSTS = ['claude', 'codex', 'gemini'] as const
 
 export interface SegmentHeader {
   docs: number

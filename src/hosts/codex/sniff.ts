@@ -3,15 +3,20 @@
  * the line (a rollout's first line is its `session_meta`, tens of kilobytes of instructions; its head is enough).
  */
 import type { HostId } from '../host.js'
+import { isGeminiChat } from '../gemini/sniff.js'
 
 /** Codex's record types; a Claude Code line has `type` user, assistant, summary … and no `payload`. */
 const CODEX_TYPES =
   /^\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*(?:"ordinal"\s*:\s*\d+\s*,\s*)?"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context|compacted|world_state)"/
 
-/** Tells a Codex rollout from a Claude Code transcript by its first line (or its head); Claude Code when unsure. */
+/**
+ * Tells a Codex rollout or a Gemini CLI chat from a Claude Code transcript by its first line (or its head: an
+ * older Gemini session needs a few lines); Claude Code when unsure.
+ */
 export function sniffHost(firstLine: string): HostId {
   const head = firstLine.trimStart()
   if (CODEX_TYPES.test(head)) return 'codex'
+  if (isGeminiChat(head)) return 'gemini'
   try {
     const r = JSON.parse(head) as unknown
     if (typeof r === 'object' && r !== null && !Array.isArray(r)) {
