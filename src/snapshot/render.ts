@@ -7,7 +7,7 @@ import { type FileMark, LEDGER_CHECK_CAP } from './ledger.js'
 import { compareText, oneLine } from '../shared/text.js'
 import type { HostId } from '../hosts/host.js'
 
-const HOST_NAMES: Record<HostId, string> = { claude: 'Claude Code', codex: 'Codex CLI' }
+const HOST_NAMES: Record<HostId, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI' }
 
 export { oneLine }
 

@@ -13,6 +13,7 @@ const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>\s*/g
 export const geminiHost: Host = {
   id: 'gemini',
   name: 'Gemini CLI',
+  writeTool: 'write_file',
   readPayload: (text, truncated) => {
     const read = readClaudePayload(text, truncated)
     // Headless, the SessionStart context is glued in front of the prompt (`<hook_context>…</hook_context>\n\n`).
