@@ -327,7 +327,7 @@ export function buildProgram(io: Io): Command {
   program
     .command('setup')
     .description(
-      "wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); touches nothing else in the file",
+      "wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); with --host codex (or when Codex CLI is installed) into $CODEX_HOME/hooks.json, trusted in its config.toml; touches nothing else in the files",
     )
     .option('--project', 'write <project>/.claude/settings.local.json instead of the user settings')
     .option('--dry-run', 'print what would change, write nothing')
