@@ -70,7 +70,7 @@ function world() {
 }
 
 function cli(env, args) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const r = spawnSync(process.execPath, [BIN, ...args], { env, cwd: env.HOME, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   if (r.status !== 0) throw new Error(`bookmark ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
   return r.stdout
 }
