@@ -261,7 +261,8 @@ export const TOOLS: Tool[] = [
       if (args.recent === true) opts.recent = true
       if (typeof args.limit === 'number') opts.limit = args.limit
       const query = typeof args.query === 'string' ? args.query : ''
-      if (query.trim() === '' && opts.project !== undefined) {
+      // No query: orientation on the named project, or on the one the server runs in (as the CLI does).
+      if (query.trim() === '' && (opts.project !== undefined || (!opts.all && opts.kind === undefined && !opts.recent))) {
         const o = await runOrient(opts, cwd, ctx.deps, ctx.memory)
         return { text: orientText(o), data: { ...o } }
       }
