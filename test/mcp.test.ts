@@ -57,8 +57,10 @@ describe('bookmark mcp with the official SDK client', () => {
     const { tools } = await c.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([
       'bookmark_export',
+      'bookmark_get',
       'bookmark_list',
       'bookmark_restore',
+      'bookmark_search',
       'bookmark_show',
       'bookmark_snapshot',
       'bookmark_status',
@@ -66,13 +68,15 @@ describe('bookmark mcp with the official SDK client', () => {
     const ro = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]))
     expect(ro).toEqual({
       bookmark_export: true,
+      bookmark_get: true,
       bookmark_list: true,
       bookmark_restore: true,
+      bookmark_search: true,
       bookmark_show: true,
       bookmark_snapshot: false,
       bookmark_status: true,
     })
-    for (const t of tools) expect(t.inputSchema.properties).toHaveProperty('cwd')
+    for (const t of tools) if (t.name !== 'bookmark_get') expect(t.inputSchema.properties).toHaveProperty('cwd')
     await c.ping()
   })
 

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { BIN, type Sandbox, gitProject, runCli, sandbox } from './helpers/cli.js'
 import { CORPUS, CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
 import { ALNUM, fake } from './helpers/fake-secrets.js'
 
@@ -30,6 +30,7 @@ async function world(files: string[] = claudeFiles()): Promise<Sandbox & { proje
 }
 
 const cli = (sb: Sandbox, ...args: string[]) => runCli(args, { env: sb.env })
+const cliIn = (sb: Sandbox, cwd: string, ...args: string[]) => runCli(args, { env: sb.env, cwd })
 const searchJson = async (sb: Sandbox, ...args: string[]): Promise<any[]> => {
   const r = await cli(sb, 'search', ...args, '--json')
   expect(r.code).toBe(0)
@@ -101,7 +102,8 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     expect(commits.map((h) => h.kind)).toEqual(['commit', 'commit', 'commit'])
     const project = await searchJson(sb, 'test', '--limit', '50', '--project', 'oh-my-posh')
     expect(project.length).toBeGreaterThan(3)
-    expect(project.every((h) => h.project.endsWith('oh-my-posh'))).toBe(true)
+    // oh-my-posh and its Claude Code worktree (D:\\oh-my-posh\\.claude\\worktrees\\…)
+    expect(project.every((h) => /^D:\\oh-my-posh(\\\.claude\\worktrees\\[^\\]+)?$/.test(h.project))).toBe(true)
     const old = await searchJson(sb, 'test', '--before', '2025-01-01')
     expect(old).toEqual([])
   })
@@ -137,6 +139,44 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     )
     expect((await cli(sb, 'search', 'x', '--since', 'last week')).code).toBe(1)
     expect((await cli(sb, 'get', 'nothex')).code).toBe(1)
+  })
+
+  it('orients on a project with no query: newest requests, commits, errors, compactions; worktrees by repo name', async () => {
+    const r = await cli(sb, 'search', '--project', 'oh-my-posh', '--json')
+    expect(r.code).toBe(0)
+    const o = JSON.parse(r.stdout) as { project: string; scope: string; sections: { title: string; hits: any[] }[] }
+    expect(o).toMatchObject({ project: 'oh-my-posh', scope: 'project' })
+    expect(o.sections.map((s) => s.title)).toEqual(['Latest requests', 'Latest commits', 'Latest errors', 'Latest compactions'])
+    const [requests, commits, errors, compactions] = o.sections.map((s) => s.hits)
+    // The newest request is in a Claude Code worktree of oh-my-posh (D:\oh-my-posh\.claude\worktrees\…).
+    expect(requests![0]).toMatchObject({
+      kind: 'request',
+      session: sessionOf('cc-2.1.219-windows-hook-nonblocking-error-be2220da.jsonl'),
+      line: 90,
+      snippet: 'go ahead, fix all four, bundle the DoS ones too and do the allowlist too afterwards',
+    })
+    expect(requests).toHaveLength(5)
+    expect(commits![4]).toMatchObject({ kind: 'commit', line: 876, snippet: 'docs(website): drop the harness references' })
+    expect(errors![0]).toMatchObject({ kind: 'error', line: 168 })
+    expect(compactions!.every((h) => h.kind === 'compaction')).toBe(true)
+    for (const s of o.sections) {
+      const times = s.hits.map((h) => Date.parse(h.ts))
+      expect([...times].sort((a, b) => b - a)).toEqual(times)
+      expect(s.hits.every((h) => h.project === 'D:\\oh-my-posh' || h.project.startsWith('D:\\oh-my-posh\\'))).toBe(true)
+    }
+    const text = await cli(sb, 'search', '--project', 'oh-my-posh')
+    expect(text.stdout.split('\n')[0]).toBe('Project oh-my-posh: the latest of its sessions, newest first (`bookmark get ID` for one in full).')
+    expect(text.stdout).toContain('\nLatest commits:\n1. 2026-07-29 06:16  oh-my-posh  commit')
+    // `cli` names the repository of /Users/alex/workspace/cli/.worktrees/…: its worktrees' events come too.
+    const repo = await searchJson(sb, 'checkpoint', '--project', 'cli', '--limit', '50')
+    expect(repo.some((h) => h.project.startsWith('/Users/alex/workspace/cli/.worktrees/'))).toBe(true)
+    expect(repo.every((h) => /\/cli(\/\.worktrees\/.+)?$/.test(h.project))).toBe(true)
+    expect((await cli(sb, 'search', '--project', 'no-such-project')).stdout).toBe(
+      'Nothing indexed for project no-such-project (`bookmark index --status` says what is indexed).\n',
+    )
+    const noQuery = await cli(sb, 'search')
+    expect(noQuery.code).toBe(1)
+    expect(noQuery.stderr).toContain('search needs a query')
   })
 
   it('catches up with new lines before answering, and a rerun adds nothing', async () => {
@@ -212,6 +252,39 @@ describe.skipIf(!CORPUS_PRESENT)('the events log', () => {
     expect(facts(sb)).toEqual(want)
     expect(new Set(ids(sb)).size).toBe(want.length)
   }, 60_000)
+})
+
+describe('search inside a project', () => {
+  it('covers that project with a note, --all widens, outside any project it covers all', async () => {
+    const sb = await world([])
+    const app = await gitProject(sb, 'app')
+    const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', '-w')
+    await mkdir(dir, { recursive: true })
+    const line = (cwd: string, content: string) =>
+      JSON.stringify({ type: 'user', uuid: `u-${content.length}`, sessionId: 's', cwd, timestamp: '2026-01-02T03:04:05Z', message: { role: 'user', content } })
+    await writeFile(join(dir, 'aaaaaaaa-0000-4000-8000-000000000000.jsonl'), `${line(app, 'tune the gearbox ratio in app')}\n`)
+    await writeFile(join(dir, 'bbbbbbbb-0000-4000-8000-000000000000.jsonl'), `${line('/w/other', 'the gearbox of the other project')}\n`)
+    expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
+
+    const inside = await cliIn(sb, join(app, '.git'), 'search', 'gearbox', '--json')
+    expect(inside.code).toBe(0)
+    expect((JSON.parse(inside.stdout) as any[]).map((h) => h.project)).toEqual([app])
+    expect(inside.stderr).toBe(`bookmark: Searching project ${app} (the current one); --all searches every project.\n`)
+    const all = await cliIn(sb, app, 'search', 'gearbox', '--all', '--json')
+    expect((JSON.parse(all.stdout) as any[]).map((h) => h.project).sort()).toEqual(['/w/other', app].sort())
+    expect(all.stderr).toBe('')
+    const outside = await searchJson(sb, 'gearbox')
+    expect(outside).toHaveLength(2)
+    const named = await cliIn(sb, app, 'search', 'gearbox', '--project', 'other', '--json')
+    expect((JSON.parse(named.stdout) as any[]).map((h) => h.project)).toEqual(['/w/other'])
+    // No query inside a project: orientation on it.
+    const orient = await cliIn(sb, app, 'search')
+    expect(orient.stdout).toContain(`Project ${app}: the latest of its sessions`)
+    expect(orient.stdout).toContain('tune the gearbox ratio in app')
+    expect(orient.stdout).not.toContain('the other project')
+    const both = await cliIn(sb, app, 'search', 'x', '--all', '--project', 'other')
+    expect(both).toMatchObject({ code: 1, stderr: 'bookmark: --project and --all contradict each other: give one\n' })
+  })
 })
 
 /** Appends one request to a transcript, in its own session's envelope. */

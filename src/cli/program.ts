@@ -27,7 +27,7 @@ import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
 import { writeText } from '../store/files.js'
 import { captureText, demoText, indexText, registryText, statusText } from './output.js'
-import { eventText, getEvent, hitsText, indexText as memoryIndexText, runIndex, runSearch } from '../memory/commands.js'
+import { eventText, getEvent, hitsText, indexText as memoryIndexText, orientText, runIndex, runOrient, runSearch, scopeNote } from '../memory/commands.js'
 
 export interface Io {
   out: (text: string) => void
@@ -247,25 +247,36 @@ export function buildProgram(io: Io): Command {
   program
     .command('search')
     .description(
-      'search every past session (requests, replies, commands, file changes, commits, errors …): ranked pointers to transcript lines; use --since or --recent for "latest" questions',
+      'search every past session (requests, replies, commands, file changes, commits, errors …): ranked pointers to transcript lines; use --since or --recent for "latest" questions; inside a project, that project (--all for every one); --project P with no query orients on P',
     )
-    .argument('<query...>', 'words, file names, identifiers')
-    .option('--project <name>', 'only this project: its folder name or path')
+    .argument('[query...]', 'words, file names, identifiers (none with --project: orientation on the project)')
+    .option('--project <name>', 'only this project: its folder name, its repository name (of a worktree), or its path')
+    .option('--all', 'every project, though run inside one')
     .option('--kind <kinds>', 'only these kinds (comma-separated): request, reply, command, file, tool, commit, error, subagent, compaction, title')
     .option('--since <when>', 'only events since then: 7d, 12h, 2w or a date (2025-11-02)')
     .option('--before <when>', 'only events before then: a date or a duration')
     .option('--recent', 'the newest events holding every word, newest first (instead of by relevance)')
-    .option('--limit <n>', 'how many hits', positiveInt, 10)
-    .option('--json', 'print one JSON array of hits')
+    .option('--limit <n>', 'how many hits', positiveInt)
+    .option('--json', 'print one JSON array of hits (orientation: one object of sections)')
     .action(
-      async (words: string[], opts: { project?: string; kind?: string; since?: string; before?: string; recent?: boolean; limit: number; json?: boolean }) => {
+      async (
+        words: string[],
+        opts: { project?: string; all?: boolean; kind?: string; since?: string; before?: string; recent?: boolean; limit?: number; json?: boolean },
+      ) => {
         const query = words.join(' ')
-        const hits = await runSearch(query, opts, io.cwd, io.deps)
-        const none = `No events match "${query}"${opts.project || opts.kind || opts.since || opts.before ? ' with these filters' : ''} (\`bookmark index --status\` says what is indexed).`
+        if (query.trim() === '' && (opts.project !== undefined || (!opts.all && opts.kind === undefined && !opts.recent))) {
+          const o = await runOrient(opts, io.cwd, io.deps)
+          io.out(opts.json ? json(o) : orientText(o))
+          return
+        }
+        const r = await runSearch(query, opts, io.cwd, io.deps)
+        const note = scopeNote(r)
+        if (note) io.deps.log(note)
+        const none = `No events match "${query}"${opts.project || opts.kind || opts.since || opts.before || r.scope === 'current' ? ' with these filters' : ''} (\`bookmark index --status\` says what is indexed).`
         if (opts.json) {
-          if (hits.length === 0) io.deps.log(none)
-          io.out(JSON.stringify(hits, null, 2))
-        } else io.out(hits.length === 0 ? none : hitsText(hits))
+          if (r.hits.length === 0) io.deps.log(none)
+          io.out(JSON.stringify(r.hits, null, 2))
+        } else io.out(r.hits.length === 0 ? none : hitsText(r.hits))
       },
     )
 

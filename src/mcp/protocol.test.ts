@@ -320,7 +320,10 @@ describe('with the server handler (server.ts)', () => {
         err(id, 'tools/call params.arguments must be an object'),
       )
     expect(await answer(req(7, 'tools/call', { name: 'bookmark_nope' }), h)).toEqual(
-      err(7, 'unknown tool: bookmark_nope (tools: bookmark_snapshot, bookmark_restore, bookmark_status, bookmark_list, bookmark_show, bookmark_export)'),
+      err(
+        7,
+        'unknown tool: bookmark_nope (tools: bookmark_snapshot, bookmark_restore, bookmark_status, bookmark_list, bookmark_show, bookmark_export, bookmark_search, bookmark_get)',
+      ),
     )
   })
 
@@ -336,6 +339,8 @@ describe('with the server handler (server.ts)', () => {
       'bookmark_list',
       'bookmark_show',
       'bookmark_export',
+      'bookmark_search',
+      'bookmark_get',
     ])
   })
 })

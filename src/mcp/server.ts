@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream'
 import type { Deps } from '../shared/deps.js'
 import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, type RpcHandler, handleLine } from './protocol.js'
 import { TOOLS, callTool } from './tools.js'
+import type { SearchCache } from '../memory/commands.js'
 
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
 export const LATEST_VERSION = SUPPORTED_VERSIONS[0]
@@ -42,6 +43,8 @@ export function negotiate(requested: unknown): string {
 export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHandler & { initialized: () => boolean } {
   let initialized = false
   let structured = true
+  // The search index stays open between calls (reopened when its manifest changes).
+  const memory: SearchCache = {}
   return {
     initialized: () => initialized,
     notification(method) {
@@ -58,7 +61,7 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
             capabilities: { tools: { listChanged: false } },
             serverInfo: { name: 'session-bookmark', title: 'session-bookmark', version: o.version },
             instructions:
-              'Session continuity for this project: bookmark_restore gives what a new session should know; bookmark_snapshot captures the session now.',
+              'Session continuity for this project: bookmark_restore gives what a new session should know; bookmark_snapshot captures the session now; bookmark_search finds past sessions (since/recent for latest questions) and bookmark_get shows one event.',
           }
         case 'ping':
           return {}
@@ -73,7 +76,7 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
           }
           if (!TOOLS.some((t) => t.name === p.name))
             throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
-          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd, structured })
+          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd, structured, memory })
         }
         default:
           throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`)

@@ -5,7 +5,16 @@ import { testDeps } from '../../test/helpers/deps.js'
 import { InputError } from '../shared/errors.js'
 import { TOOLS, type Tool, type ToolContext, callTool, validate } from './tools.js'
 
-const NAMES = ['bookmark_snapshot', 'bookmark_restore', 'bookmark_status', 'bookmark_list', 'bookmark_show', 'bookmark_export']
+const NAMES = [
+  'bookmark_snapshot',
+  'bookmark_restore',
+  'bookmark_status',
+  'bookmark_list',
+  'bookmark_show',
+  'bookmark_export',
+  'bookmark_search',
+  'bookmark_get',
+]
 
 function tool(name: string): Tool {
   const t = TOOLS.find((x) => x.name === name)
@@ -25,15 +34,15 @@ async function setup(): Promise<{ ctx: ToolContext; proj: string; dir: string; h
 const toolError = (text: string) => ({ content: [{ type: 'text', text }], structuredContent: { error: text }, isError: true })
 
 describe('the tool list', () => {
-  it('names six tools in a fixed order', () => {
+  it('names eight tools in a fixed order', () => {
     expect(TOOLS.map((t) => t.name)).toEqual(NAMES)
   })
 
-  it('each schema is a closed object whose properties include cwd', () => {
+  it('each schema is a closed object whose properties include cwd (bookmark_get needs no project)', () => {
     for (const t of TOOLS) {
       expect(t.inputSchema.type).toBe('object')
       expect(t.inputSchema.additionalProperties).toBe(false)
-      expect(t.inputSchema.properties.cwd?.type).toBe('string')
+      expect(t.inputSchema.properties.cwd?.type).toBe(t.name === 'bookmark_get' ? undefined : 'string')
     }
   })
 
@@ -45,6 +54,8 @@ describe('the tool list', () => {
       bookmark_list: ['cwd', 'all', 'limit'],
       bookmark_show: ['cwd', 'id'],
       bookmark_export: ['cwd', 'budget'],
+      bookmark_search: ['cwd', 'query', 'project', 'all', 'kind', 'since', 'before', 'recent', 'limit'],
+      bookmark_get: ['id'],
     })
     expect(tool('bookmark_restore').inputSchema.properties.source?.enum).toEqual(['startup', 'clear', 'compact', 'resume', 'fork'])
     expect(tool('bookmark_list').inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 })
@@ -126,7 +137,7 @@ describe('callTool with bad arguments', () => {
     })
   })
 
-  it.each(NAMES)('%s: a relative cwd is refused', async (name) => {
+  it.each(NAMES.filter((n) => n !== 'bookmark_get'))('%s: a relative cwd is refused', async (name) => {
     const { ctx } = await setup()
     expect(await callTool(name, { cwd: 'proj' }, ctx)).toEqual(toolError('argument "cwd" must be an absolute path, got "proj"'))
     expect(await callTool(name, { cwd: './x/../y' }, ctx)).toEqual(toolError('argument "cwd" must be an absolute path, got "./x/../y"'))

@@ -15,6 +15,8 @@ import { snapshotRefusal } from '../commands/switch.js'
 import { captureOff } from '../config/resolve.js'
 import { redact } from '../redact/secrets.js'
 import { renderLatest } from '../snapshot/render.js'
+import { type SearchCache, type SearchOptions, eventText, getEvent, hitsText, orientText, runOrient, runSearch, scopeNote } from '../memory/commands.js'
+import { EVENT_KINDS } from '../memory/events.js'
 
 export interface ToolContext {
   deps: Deps
@@ -24,6 +26,8 @@ export interface ToolContext {
    * structured content in place of the text (Claude Code: see server.ts), so that the model reads the text.
    */
   structured?: boolean
+  /** The search index a long-lived server keeps open between calls. */
+  memory?: SearchCache
 }
 
 type Args = Record<string, unknown>
@@ -230,6 +234,58 @@ export const TOOLS: Tool[] = [
     run: async (args, ctx) => {
       const e = await exportHandoff(cwdOf(args, ctx), ctx.deps, typeof args.budget === 'number' ? args.budget : undefined)
       return { text: e.text, data: { ...e } }
+    },
+  },
+  {
+    name: 'bookmark_search',
+    title: 'Search past sessions',
+    description:
+      'Search every past session of this machine (Claude Code and Codex): user requests, replies, shell commands, file changes, commits, errors, subagent prompts, compaction summaries. Returns ranked pointers: date, project, kind, session, a one-line snippet and transcript:line; read that transcript line (or bookmark_get with the id) for the detail. For "latest", "last time", "yesterday" or "this week" questions, pass since (e.g. "1d", "7d", a date) or recent=true (newest first): relevance ranking alone does not know what is recent. Inside a project it searches that project; all=true searches every project. With project and no query, it orients on the project: its latest requests, commits, errors and compactions.',
+    inputSchema: schema({
+      cwd: CWD,
+      query: { type: 'string', description: 'words, a file name (resume.go), an identifier, an error message; omit with project to orient on it' },
+      project: { type: 'string', description: "only this project: its folder name, its repository's name (for a worktree) or its path" },
+      all: { type: 'boolean', description: 'every project, though the server runs inside one' },
+      kind: { type: 'string', description: `only these kinds, comma-separated: ${EVENT_KINDS.join(', ')}` },
+      since: { type: 'string', description: 'only events since then: 12h, 1d, 7d, 2w, or a date (2025-11-02)' },
+      before: { type: 'string', description: 'only events before then: a date or a duration' },
+      recent: { type: 'boolean', description: 'the newest events holding every word, newest first (for "latest" questions)' },
+      limit: { type: 'integer', description: 'how many hits (default 10; orientation: per section)', minimum: 1, maximum: 100 },
+    }),
+    annotations: { title: 'Search past sessions', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      const cwd = cwdOf(args, ctx)
+      const opts: SearchOptions = {}
+      for (const k of ['project', 'kind', 'since', 'before'] as const) if (typeof args[k] === 'string') opts[k] = args[k]
+      if (args.all === true) opts.all = true
+      if (args.recent === true) opts.recent = true
+      if (typeof args.limit === 'number') opts.limit = args.limit
+      const query = typeof args.query === 'string' ? args.query : ''
+      // No query: orientation on the named project, or on the one the server runs in (as the CLI does).
+      if (query.trim() === '' && (opts.project !== undefined || (!opts.all && opts.kind === undefined && !opts.recent))) {
+        const o = await runOrient(opts, cwd, ctx.deps, ctx.memory)
+        return { text: orientText(o), data: { ...o } }
+      }
+      const r = await runSearch(query, opts, cwd, ctx.deps, ctx.memory)
+      const note = scopeNote(r)
+      const body =
+        r.hits.length === 0
+          ? `No events match "${query}"${note || opts.project || opts.kind || opts.since || opts.before ? ' with these filters' : ''}.`
+          : hitsText(r.hits)
+      return { text: note ? `${note}\n${body}` : body, data: { ...r } }
+    },
+  },
+  {
+    name: 'bookmark_get',
+    title: 'One past event in full',
+    description:
+      'One event found by bookmark_search, by its id (12 hex digits): its full recorded text (redacted), when, project, session, and the transcript file and line to read for more.',
+    inputSchema: schema({ id: { type: 'string', description: 'the event id, as bookmark_search prints it' } }),
+    annotations: { title: 'One past event in full', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, ctx) => {
+      if (typeof args.id !== 'string') throw new InputError('bookmark_get needs id (12 hex digits, as bookmark_search prints it)')
+      const e = await getEvent(args.id.trim(), ctx.deps)
+      return { text: eventText(e), data: { event: e } }
     },
   },
 ]

@@ -1,16 +1,17 @@
 /**
  * `bookmark index`, `bookmark search` and `bookmark get`: what each does and the text it prints.
  */
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { InputError } from '../shared/errors.js'
 import { LockTimeoutError } from '../shared/errors.js'
-import type { Deps } from '../shared/deps.js'
-import { open, readdir } from '../shared/fsp.js'
+import { type Deps, isHomeScope } from '../shared/deps.js'
+import { open, readdir, statOrNone } from '../shared/fsp.js'
+import { findProjectRoot } from '../repo/root.js'
 import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
 import { type IngestStats, ingest } from './ingest.js'
-import { catchUpIndex, openIndex, readManifest } from './indexer.js'
+import { type OpenIndex, catchUpIndex, openIndex, readManifest } from './indexer.js'
 import { type MemoryLayout, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
-import { type Hit, type SearchQuery, projectName, search } from './query.js'
+import { type Hit, type SearchQuery, newest, projectName, search } from './query.js'
 import { type TranscriptSource, allSources } from './sources.js'
 
 export interface IndexOptions {
@@ -134,6 +135,8 @@ export function parseKinds(value: string): EventKind[] {
 
 export interface SearchOptions {
   project?: string
+  /** Every project, though the command runs inside one. */
+  all?: boolean
   kind?: string
   since?: string
   before?: string
@@ -141,22 +144,123 @@ export interface SearchOptions {
   limit?: number
 }
 
-export async function runSearch(query: string, opts: SearchOptions, cwd: string, deps: Deps): Promise<Hit[]> {
-  if (query.trim() === '') throw new InputError('search needs a query (words, a file name, an identifier)')
+/** What a long-lived process (the MCP server) keeps between searches: the open index, and when it last caught up. */
+export interface SearchCache {
+  index?: OpenIndex
+  stamp?: string
+  caughtUpAt?: number
+}
+
+/** A long-lived process looks for new transcripts at most this often; a CLI run always does. */
+export const CATCH_UP_EVERY_MS = 30_000
+
+export interface SearchResult {
+  hits: Hit[]
+  /** The project searched: named by --project, or the one the command runs in (`scope` says which). */
+  project?: string
+  scope: 'all' | 'project' | 'current'
+}
+
+/** The project filter: --project, else (without --all) the project `cwd` is in; none outside any project. */
+async function projectFilter(
+  opts: SearchOptions,
+  cwd: string,
+  deps: Deps,
+): Promise<{ want?: SearchQuery['project']; label?: string; scope: SearchResult['scope'] }> {
+  if (opts.project !== undefined) {
+    if (opts.all) throw new InputError('--project and --all contradict each other: give one')
+    const p = opts.project.trim()
+    if (p === '') throw new InputError('--project takes a project folder name or path')
+    const want = p.includes('/') || p.includes('\\') || p === '.' || p === '..' ? { path: isAbsolute(p) ? resolve(p) : resolve(cwd, p) } : { name: p }
+    return { want, label: want.path ?? p, scope: 'project' }
+  }
+  if (opts.all) return { scope: 'all' }
+  const { root, reason } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
+  if (reason === 'cwd' || isHomeScope(root, deps.env)) return { scope: 'all' }
+  return { want: { path: root }, label: root, scope: 'current' }
+}
+
+function timeFilters(q: { since?: number; before?: number }, opts: SearchOptions, now: number): void {
+  if (opts.since !== undefined) q.since = parseWhen(opts.since, '--since', now)
+  if (opts.before !== undefined) q.before = parseWhen(opts.before, '--before', now)
+}
+
+/** The index, caught up with the transcripts: kept open in `cache` while its manifest does not change. */
+async function readyIndex(m: MemoryLayout, deps: Deps, cache: SearchCache | undefined): Promise<OpenIndex> {
+  const now = deps.now().getTime()
+  if (!cache || cache.caughtUpAt === undefined || now - cache.caughtUpAt >= CATCH_UP_EVERY_MS) {
+    await catchUp(m, deps)
+    if (cache) cache.caughtUpAt = now
+  }
+  if (!cache) return openIndex(m)
+  const st = await statOrNone(join(m.index, 'manifest.json'))
+  const stamp = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'none'
+  if (!cache.index || cache.stamp !== stamp) {
+    cache.index = await openIndex(m)
+    cache.stamp = stamp
+  }
+  return cache.index
+}
+
+export async function runSearch(query: string, opts: SearchOptions, cwd: string, deps: Deps, cache?: SearchCache): Promise<SearchResult> {
+  if (query.trim() === '') throw new InputError('search needs a query (words, a file name, an identifier), or --project P alone to orient on a project')
   const now = deps.now().getTime()
   const q: SearchQuery = { query, limit: opts.limit ?? 10, now, ...(opts.recent ? { recent: true } : {}) }
   if (opts.kind !== undefined) q.kinds = parseKinds(opts.kind)
-  if (opts.since !== undefined) q.since = parseWhen(opts.since, '--since', now)
-  if (opts.before !== undefined) q.before = parseWhen(opts.before, '--before', now)
-  if (opts.project !== undefined) {
-    const p = opts.project.trim()
-    if (p === '') throw new InputError('--project takes a project folder name or path')
-    q.project = p.includes('/') || p === '.' || p === '..' ? { path: isAbsolute(p) ? resolve(p) : resolve(cwd, p) } : { name: p }
-  }
+  timeFilters(q, opts, now)
+  const { want, label, scope } = await projectFilter(opts, cwd, deps)
+  if (want) q.project = want
+  const base: Omit<SearchResult, 'hits'> = { scope, ...(label !== undefined ? { project: label } : {}) }
   const m = memoryLayout(deps.bookmarkHome)
-  if ((await readdir(m.dir).catch(() => undefined)) === undefined) return []
-  await catchUp(m, deps)
-  return search(m, await openIndex(m), q)
+  if ((await readdir(m.dir).catch(() => undefined)) === undefined) return { ...base, hits: [] }
+  return { ...base, hits: await search(m, await readyIndex(m, deps, cache), q) }
+}
+
+/** What orientation shows of a project, newest first: the kinds and how many of each. */
+export const ORIENT_SECTIONS: readonly { title: string; kinds: EventKind[]; limit: number }[] = [
+  { title: 'Latest requests', kinds: ['request'], limit: 5 },
+  { title: 'Latest commits', kinds: ['commit'], limit: 5 },
+  { title: 'Latest errors', kinds: ['error'], limit: 5 },
+  { title: 'Latest compactions', kinds: ['compaction'], limit: 2 },
+]
+
+export interface Orientation {
+  project: string
+  scope: SearchResult['scope']
+  sections: { title: string; hits: Hit[] }[]
+}
+
+/** `search --project P` with no query: the project's latest requests, commits, errors and compactions. */
+export async function runOrient(opts: SearchOptions, cwd: string, deps: Deps, cache?: SearchCache): Promise<Orientation> {
+  if (opts.recent || opts.kind !== undefined) throw new InputError('--recent and --kind need a query; without one, search --project P orients on the project')
+  const { want, label, scope } = await projectFilter(opts, cwd, deps)
+  if (!want || label === undefined)
+    throw new InputError('search needs a query (words, a file name, an identifier), or --project P alone to orient on a project')
+  const now = deps.now().getTime()
+  const t: { since?: number; before?: number } = {}
+  timeFilters(t, opts, now)
+  const m = memoryLayout(deps.bookmarkHome)
+  const out: Orientation = { project: label, scope, sections: ORIENT_SECTIONS.map((s) => ({ title: s.title, hits: [] })) }
+  if ((await readdir(m.dir).catch(() => undefined)) === undefined) return out
+  const index = await readyIndex(m, deps, cache)
+  for (const [i, s] of ORIENT_SECTIONS.entries()) {
+    out.sections[i]!.hits = await newest(m, index, { project: want, kinds: s.kinds, ...t, limit: opts.limit ?? s.limit })
+  }
+  return out
+}
+
+export function orientText(o: Orientation): string {
+  const shown = o.sections.filter((s) => s.hits.length > 0)
+  if (shown.length === 0) return `Nothing indexed for project ${o.project} (\`bookmark index --status\` says what is indexed).`
+  return [
+    `Project ${o.project}: the latest of its sessions, newest first (\`bookmark get ID\` for one in full).`,
+    ...shown.map((s) => `\n${s.title}:\n${hitsText(s.hits)}`),
+  ].join('\n')
+}
+
+/** The line a search inside a project prints first: whose events these are and how to widen. */
+export function scopeNote(r: { scope: SearchResult['scope']; project?: string }): string | undefined {
+  return r.scope === 'current' ? `Searching project ${r.project} (the current one); --all searches every project.` : undefined
 }
 
 function shortDate(ts: string | null): string {

@@ -51,9 +51,24 @@ export function projectName(project: string): string {
   return parts[parts.length - 1] ?? ''
 }
 
+/**
+ * The repository a worktree belongs to, by its folder name: `/src/cli/.worktrees/ent-95` and
+ * `D:\\oh-my-posh\\.claude\\worktrees\\x` are worktrees of `cli` and `oh-my-posh`. The project's own name otherwise.
+ */
+export function repoName(project: string): string {
+  const parts = project.split(/[\\/]/).filter((x) => x !== '')
+  const at = parts.findIndex((p, i) => p === '.worktrees' || (p === 'worktrees' && parts[i - 1] === '.claude'))
+  if (at > 0) return parts[parts[at - 1] === '.claude' ? at - 2 : at - 1] ?? ''
+  return parts[parts.length - 1] ?? ''
+}
+
+/** A project wanted by path (that folder and its subfolders) or by name (its folder name or its repository's). */
 export function projectMatches(project: string, want: { name?: string; path?: string }): boolean {
   if (want.path !== undefined && (project === want.path || project.startsWith(`${want.path.replace(/\/+$/, '')}/`))) return true
-  if (want.name !== undefined && projectName(project).toLowerCase() === want.name.toLowerCase()) return true
+  if (want.name !== undefined) {
+    const name = want.name.toLowerCase()
+    if (projectName(project).toLowerCase() === name || repoName(project).toLowerCase() === name) return true
+  }
   return false
 }
 
@@ -166,7 +181,8 @@ function toHit(e: SearchEvent, rank: number, score: number, needles: string[], h
 }
 
 /** One line of `text` around the first place a needle occurs. */
-export function snippet(text: string, needles: string[], width = 160): string {
+export function snippet(raw: string, needles: string[], width = 160): string {
+  const text = raw.replace(/\s+/g, ' ').trim()
   const lower = text.toLowerCase()
   let at = -1
   for (const n of needles) {
@@ -177,4 +193,40 @@ export function snippet(text: string, needles: string[], width = 160): string {
   const start = at <= 40 ? 0 : Math.min(at - 40, text.length - width)
   const cut = text.slice(start, start + width)
   return `${start > 0 ? '…' : ''}${cut}${start + width < text.length ? '…' : ''}`
+}
+
+export interface NewestQuery {
+  project?: { name?: string; path?: string }
+  kinds: EventKind[]
+  since?: number
+  before?: number
+  limit: number
+}
+
+/** The newest events of the given kinds (no words): orientation on a project. Scans the per-document columns only. */
+export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery): Promise<Hit[]> {
+  const kindMask = new Uint8Array(EVENT_KINDS.length)
+  for (const k of q.kinds) kindMask[EVENT_KINDS.indexOf(k)] = 1
+  const candidates: Candidate[] = []
+  index.segments.forEach((seg, si) => {
+    const projectOk = seg.header.projects.map((p) => (q.project ? projectMatches(p, q.project) : true))
+    for (let d = 0; d < seg.header.docs; d++) {
+      if (kindMask[seg.kinds[d]!] !== 1 || !projectOk[seg.projects[d]!]) continue
+      const ts = seg.ts[d]!
+      if ((q.since !== undefined && ts < q.since) || (q.before !== undefined && ts >= q.before)) continue
+      candidates.push({ seg: si, doc: d, score: 0, ts })
+    }
+  })
+  candidates.sort((a, b) => b.ts - a.ts || b.seg - a.seg || b.doc - a.doc)
+  const hits: Hit[] = []
+  const ids = new Set<string>()
+  for (const c of candidates) {
+    if (hits.length >= q.limit) break
+    const seg = index.segments[c.seg]!
+    const event = await readEventAt(m, seg.logSegment[c.doc]!, seg.logOffset[c.doc]!, seg.logLength[c.doc]!)
+    if (!event || ids.has(event.id)) continue
+    ids.add(event.id)
+    hits.push(toHit(event, hits.length + 1, 0, [], HOST_NAMES[seg.hosts[c.doc]!] ?? event.host))
+  }
+  return hits
 }
