@@ -126,6 +126,10 @@ describe("the user's decisions", () => {
       prompt('does the issue tracker have a template?'),
       assistantText('It does. Shall I use it?'),
       prompt('go with the bug template'),
+      assistantText('Done. Anything else?'),
+      prompt('can you explain: why the template needs a label'),
+      assistantText('It routes the issue. Should I add one?'),
+      prompt('what labels exist'),
     )
     expect(snap.decisions?.map((d) => d.text)).toEqual(['Want me to post this to the PR now? → yes', 'go with the bug template'])
   })

@@ -93,8 +93,8 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
   if (command !== undefined || (state.goal?.line === line && awaiting === undefined)) return
   const t = raw.trim()
   const short = t.length <= SHORT_TURN
-  // A question back ("does PR#68 fix this?") asks, it does not decide.
-  const asks = /\?\s*$/.test(t)
+  // A question back ("does PR#68 fix this?", "can you explain: …") asks, it does not decide.
+  const asks = /\?\s*$/.test(t) || ASKS.test(t)
   if (awaiting?.kind === 'question' && short && !asks) {
     if (isSubstantial(t)) pushDecision(state, 'reply', t, line, ts)
     else if (awaiting.question !== undefined) pushDecision(state, 'reply', `${awaiting.question} → ${t}`, line, ts)
@@ -102,6 +102,9 @@ export function noteRequest(state: ExtractState, raw: string, line: number, ts: 
     pushDecision(state, 'reply', t, line, ts)
   } else if (short && explicit(t)) pushDecision(state, 'said', t, line, ts)
 }
+
+/** A turn that opens as a question or a request to explain, with or without its question mark. */
+const ASKS = /^(?:(?:can|could|would|will) you (?:explain|tell|show|clarify|walk)|(?:what|why|how|where|which|who|when)\b|(?:explain|describe)\b)/i
 
 /** Teammates' reports to the lead: each teammate's latest kept, newest last (its first words say what it did). */
 export function noteTeamReports(state: ExtractState, reports: TeamReport[], line: number, ts: string | undefined): void {
