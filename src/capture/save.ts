@@ -111,7 +111,14 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       })
       const snapshot = await withGitMarks(built, project, notes)
       const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
-      const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
+      // A marked file is a state record plus one of the ledger's words: as redacted as the record it copies.
+      const marked = snapshot.files.filter((f, i) => f !== built.files[i])
+      const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], {
+        from: stored,
+        fieldNames: SNAPSHOT_FIELDS,
+        alsoClean: marked,
+        tidy,
+      })
       try {
         await addToRegistry(
           deps.bookmarkHome,
