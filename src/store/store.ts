@@ -139,6 +139,7 @@ const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'
   transcriptStamp: 'own',
   bytesReadTotal: 'own',
   captures: 'own',
+  ledger: 'own', // the snapshot's paths (redacted), a commit id, stat numbers
 }
 
 /**
