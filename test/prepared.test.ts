@@ -191,6 +191,25 @@ describe('prepared startup restore', () => {
     expect(restored).not.toContain(secret)
   })
 
+  it('redacts each input that is no stored record (folder, branch) in the prepared text, which no pass over the whole redacts', async () => {
+    const secret = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2'
+    project = await gitRepo(join(sb.dir, `proj-${secret}`))
+    execFileSync('git', ['checkout', '-q', '-b', `fix/${secret}`], { cwd: project })
+    transcript = join(sb.dir, 'third', `${SID}.jsonl`)
+    await mkdir(join(sb.dir, 'third'))
+    await writeFile(transcript, jsonl([prompt('add a CSV export to the notes command', { cwd: project })]))
+    await capturedTurn()
+    await writeNarrative(1) // written on main: a note names both branches
+    await capturedTurn()
+    const text = (await readPrepared()).value.text!
+    expect(text).not.toContain(secret)
+    const folder = 'proj-[REDACTED:github-token]'
+    expect(text).toContain(`# Bookmark: continuing work in \`${folder}\``)
+    expect(text).toContain(`Project root: \`${join(sb.dir, folder)}\`.`)
+    expect(text).toContain('now on fix/[REDACTED:github-token].')
+    expect(text).toContain(`Full record: \`${join(sb.dir, folder, '.bookmark', 'bookmark.context.md')}\``)
+  })
+
   it('a damaged or foreign file is ignored', async () => {
     const p = await readPrepared()
     await writeFile(await preparedFile(), '{ not json')

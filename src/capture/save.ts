@@ -7,6 +7,7 @@ import { CAPS, type ExtractState, STATE_VERSION, reviveState } from '../extract/
 import { SNAPSHOT_FIELDS, type Snapshot, toSnapshot } from '../snapshot/model.js'
 import { LEDGER_CHECK_CAP, markFiles } from '../snapshot/ledger.js'
 import type { Project } from '../repo/project.js'
+import type { LedgerMemo } from '../repo/ledger-memo.js'
 import { snapshotId, snapshotPath } from '../store/layout.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { stampOf } from '../store/fs.js'
@@ -64,6 +65,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       req.lastAssistantMessage !== undefined && req.lastAssistantMessage.trim() !== '' ? cutRedacted(req.lastAssistantMessage, CAPS.assistantText) : undefined
     const messageIsNew = message !== undefined && message !== state.lastAssistant?.text && message !== previous?.lastHookMessage
     let lastSnapshot = previous?.lastSnapshot
+    let ledger = loaded.head?.ledger
     const result: CaptureResult = {
       projectRoot: root,
       sessionId: sid,
@@ -110,9 +112,17 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         },
         ...(req.lastAssistantMessage !== undefined ? { lastAssistantMessage: req.lastAssistantMessage } : {}),
       })
-      const snapshot = await withGitMarks(built, project, notes)
+      const { snapshot, memo } = await withGitMarks(built, project, notes, loaded.head?.ledger)
+      ledger = memo
       const tidy = !previous || FORCED.has(req.trigger) || ((previous.captures ?? 0) + 1) % SWEEP_EVERY === 0
-      const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], { from: stored, fieldNames: SNAPSHOT_FIELDS, tidy })
+      // A marked file is a state record plus one of the ledger's words: as redacted as the record it copies.
+      const marked = snapshot.files.filter((f, i) => f !== built.files[i])
+      const { pruned, snapshot: written } = await store.saveSnapshot(snapshot, [...delta.touched], {
+        from: stored,
+        fieldNames: SNAPSHOT_FIELDS,
+        alsoClean: marked,
+        tidy,
+      })
       try {
         await addToRegistry(
           deps.bookmarkHome,
@@ -159,6 +169,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         bytesReadTotal: (stats.restarted ? 0 : (previous?.bytesReadTotal ?? 0)) + stats.bytesRead,
         captures: (previous?.captures ?? 0) + 1,
         ...(lastSnapshot ? { lastSnapshot } : {}),
+        ...(ledger ? { ledger } : {}),
         ...(messageIsNew && message !== undefined
           ? { lastHookMessage: message }
           : previous?.lastHookMessage
@@ -177,16 +188,19 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
  * The snapshot with its most recent files marked with what git says of them now (snapshot/ledger.ts); as it was
  * when the project is no git repository or git's files cannot be read here.
  */
-async function withGitMarks(s: Snapshot, project: Project, notes: string[]): Promise<Snapshot> {
-  if (s.files.length === 0) return s
+async function withGitMarks(s: Snapshot, project: Project, notes: string[], memo: unknown): Promise<{ snapshot: Snapshot; memo?: LedgerMemo }> {
+  if (s.files.length === 0) return { snapshot: s }
   try {
-    const facts = await project.ledger(
+    const checked = await project.ledger(
       s.files.slice(0, LEDGER_CHECK_CAP).map((f) => f.path),
       s.session.firstTs,
+      memo,
     )
-    return facts === undefined ? s : { ...s, files: markFiles(s.files, facts, s.git) }
+    return checked.facts === undefined
+      ? { snapshot: s }
+      : { snapshot: { ...s, files: markFiles(s.files, checked.facts, s.git) }, ...(checked.memo ? { memo: checked.memo } : {}) }
   } catch (e) {
     notes.push(`files not checked against git: ${(e as Error).message}`)
-    return s
+    return { snapshot: s }
   }
 }

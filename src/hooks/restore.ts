@@ -112,10 +112,11 @@ async function prepareRestore(ctx: HookContext, project: Project, written?: Snap
   const { config } = ctx.cfg.resolved
   const key = await restoreKey(project, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
-  const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written)
+  // Made of redacted inputs (restoreStartup, `inputs`): no pass over the whole text.
+  const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written, redact)
   const state = await ensureState(ctx.deps.bookmarkHome, project.root)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
-  const final = text === undefined ? null : cutToBudget(redact(text), config.restoreBudget)
+  const final = text === undefined ? null : cutToBudget(text, config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs
   await remember(state.prepared, PREPARED_VERSION, key, { validUntil, text: final === null || final.trim() === '' ? null : final })
 }
@@ -137,10 +138,25 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
   }
 }
 
-async function restoreStartup(ctx: HookContext, project: Project, lead: string[], validity?: Validity, written?: Snapshot): Promise<string | undefined> {
+/**
+ * `inputs`: given `redact`, every value that does not come from a stored snapshot or the narrative body (both
+ * redacted already) is redacted here: the project's path and name, the store's paths, the warnings and notes
+ * (they name git's branch and the narrative's identity), the line of what came after the handoff. The text is then
+ * made only of redacted values and this code's own words, and needs no pass of its own (prepareRestore).
+ */
+async function restoreStartup(
+  ctx: HookContext,
+  project: Project,
+  lead: string[],
+  validity?: Validity,
+  written?: Snapshot,
+  inputs: (s: string) => string = (s) => s,
+): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
-  const { root, layout } = project
-  const store = new StoreReader(root, ctx.deps.bookmarkHome)
+  const root = inputs(project.root)
+  const name = inputs(basename(project.root))
+  const layout = { latest: inputs(project.layout.latest), narrative: inputs(project.layout.narrative) }
+  const store = new StoreReader(project.root, ctx.deps.bookmarkHome)
   const narrative = await usableNarrative(project, ctx, validity)
   const snapshot = await latestSnapshot(store, undefined, written)
   const warnings = [...lead, ...narrative.warnings]
@@ -151,23 +167,25 @@ async function restoreStartup(ctx: HookContext, project: Project, lead: string[]
     if (age.kind === 'refuse') usableSnapshot = undefined
     else if (age.kind === 'warn' && !narrative.input)
       warnings.push(`The latest snapshot is ${describeAge(age.ageHours)} old; check it against the code before relying on it.`)
-    if (age.kind === 'refuse' && !narrative.input) return renderRefusal(basename(root), describeAge(age.ageHours), layout.latest, warnings)
+    if (age.kind === 'refuse' && !narrative.input) return renderRefusal(name, describeAge(age.ageHours), layout.latest, warnings.map(inputs))
   }
   if (narrative.refusedAge) {
-    if (!usableSnapshot) return renderRefusal(basename(root), narrative.refusedAge, layout.narrative, warnings)
+    if (!usableSnapshot) return renderRefusal(name, narrative.refusedAge, layout.narrative, warnings.map(inputs))
     warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was not loaded (\`bookmark show\` shows the record).`)
   }
-  if (!narrative.input && !usableSnapshot) return renderWarnings(warnings)
+  if (!narrative.input && !usableSnapshot) return renderWarnings(warnings.map(inputs))
   const earlier = usableSnapshot && !didWork(usableSnapshot) ? await earlierWork(store, usableSnapshot, ctx, validity) : undefined
   const since = narrative.input ? await narrativeSince(project, narrative.input, [usableSnapshot, earlier]) : undefined
+  const n = narrative.input
   return renderStartup({
-    project: basename(root),
+    project: name,
     root,
-    ...(narrative.input ? { narrative: narrative.input } : {}),
+    // The body was redacted when read (usableNarrative); its notes name branches and commits as git has them.
+    ...(n ? { narrative: { ...n, notes: n.notes.map(inputs), path: inputs(n.path), ...(n.staleWarning ? { staleWarning: inputs(n.staleWarning) } : {}) } } : {}),
     ...(usableSnapshot ? { snapshot: usableSnapshot } : {}),
     ...(earlier ? { earlier } : {}),
-    ...(since ? { narrativeSince: since } : {}),
-    warnings,
+    ...(since ? { narrativeSince: inputs(since) } : {}),
+    warnings: warnings.map(inputs),
     budget: config.restoreBudget,
     latestPath: layout.latest,
     narrativePath: layout.narrative,

@@ -9,6 +9,7 @@ import { type ProjectLayout, projectLayout } from '../store/layout.js'
 import { type GitInfo, readGitInfo } from './git.js'
 import { findProjectRoot } from './root.js'
 import type { LedgerFacts } from '../snapshot/ledger.js'
+import { type LedgerMemo, ledgerKey, memoOf, pathStamps, recallFacts } from './ledger-memo.js'
 
 export class Project {
   readonly layout: ProjectLayout
@@ -25,11 +26,21 @@ export class Project {
     return this.#git
   }
 
-  /** What git says now of the ledger's `paths` (ledger.ts), with the branch and HEAD read above. */
-  async ledger(paths: string[], since: string | undefined): Promise<LedgerFacts | undefined> {
-    if (paths.length === 0) return undefined
-    const [git, { ledgerFacts }] = await Promise.all([this.git(), import('./ledger.js')])
-    return ledgerFacts(this.root, git, paths, since)
+  /**
+   * What git says now of the ledger's `paths` (ledger.ts), with the branch and HEAD read above, and what to keep
+   * for the next check; taken from `memo` (the last check's) when nothing it was made from changed (ledger-memo.ts).
+   */
+  async ledger(paths: string[], since: string | undefined, memo?: unknown): Promise<{ facts?: LedgerFacts; memo?: LedgerMemo }> {
+    if (paths.length === 0) return {}
+    const git = await this.git()
+    const key = await ledgerKey(this.root, git, since)
+    if (key === undefined) return {}
+    const stamps = await pathStamps(this.root, paths)
+    const kept = recallFacts(memo, key, paths, stamps, git.branch)
+    if (kept !== undefined) return { facts: kept, memo: memo as LedgerMemo }
+    const { ledgerFacts } = await import('./ledger.js')
+    const facts = await ledgerFacts(this.root, git, paths, since)
+    return facts === undefined ? {} : { facts, memo: memoOf(key, paths, stamps, facts) }
   }
 }
 

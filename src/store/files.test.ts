@@ -34,6 +34,19 @@ describe('redactAround', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
   })
 
+  it('keeps the objects named clean (a base record with a mark) as they are, and still equals redactDeep', () => {
+    const base = redactDeep({ files: { a: { path: `notes/${TOKEN}.txt`, op: 'modified' } } })
+    const record = base.files.a
+    const marked = { ...record, now: 'committed' }
+    const value = { files: [marked], task: `use ${TOKEN}` }
+    const out = redactAround(value, base, ['task'], [marked])
+    expect(out.files[0]).toBe(marked)
+    expect(out).toEqual(redactDeep(value))
+    expect(JSON.stringify(out)).not.toContain(TOKEN)
+    // Not named clean: the copy is walked again (same result, the cost the capture avoids).
+    expect(redactAround(value, base, ['task']).files[0]).not.toBe(marked)
+  })
+
   it.skipIf(!CORPUS_PRESENT)('gives what redactDeep gives for a snapshot of every corpus session built on its redacted state', async () => {
     for (const name of claudeFiles()) {
       const { state, root } = await extractCorpus(name)

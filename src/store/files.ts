@@ -60,10 +60,11 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
  * they are, only the rest is walked. `redactDeep` gives its own output back unchanged (the premise of
  * `known`), so the result is the same, without walking a second time what the state's redaction walked.
  * Keys of `base`'s dictionaries and `fieldNames` (field names the caller's code wrote, holding no data) are
- * not redacted again either: each redaction is a pass of every rule.
+ * not redacted again either: each redaction is a pass of every rule. `alsoClean`: objects the caller built only
+ * of such parts and its own constant words (a file record of `base` with its ledger mark), kept as they are too.
  */
-export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = []): T {
-  const clean = new Set<object>()
+export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = [], alsoClean: Iterable<object> = []): T {
+  const clean = new Set<object>(alsoClean)
   const keys = new Set(fieldNames)
   for (const v of Object.values(base)) {
     if (v === null || typeof v !== 'object') continue

@@ -8,6 +8,7 @@ import { type SessionHooks, type WorkClock, newSessionHooks, workClock } from '.
 import { isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
 import type { TranscriptCursor } from '../transcript/read.js'
+import type { LedgerMemo } from '../repo/ledger-memo.js'
 import { type Stamp, isSymlink } from './fs.js'
 import { lstatOrNone } from '../shared/fsp.js'
 import { type ProjectLayout, type StateLayout, compactResumePath, cursorPath, isSnapshotId, projectLayout, sessionHooksPath, snapshotPath } from './layout.js'
@@ -63,6 +64,8 @@ export interface CursorHead {
   /** Transcript bytes read by all captures of this session: equals the file size when nothing was read twice. */
   bytesReadTotal?: number
   captures?: number
+  /** The last ledger check, for the next capture to reuse while git and the files are as they were. */
+  ledger?: LedgerMemo
 }
 
 export interface LoadedCursor {

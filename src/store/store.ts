@@ -139,6 +139,7 @@ const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'
   transcriptStamp: 'own',
   bytesReadTotal: 'own',
   captures: 'own',
+  ledger: 'own', // the snapshot's paths (redacted), a commit id, stat numbers
 }
 
 /**
@@ -314,22 +315,23 @@ export class ProjectStore extends StoreReader {
    * Under the project lock: numbers the snapshot (the store's own sequence, one above the highest it has),
    * writes its file, adds it to the index (pruning what falls off), rewrites LATEST.md and updates the trail.
    * Every file that is read back is sealed (trust/mac.ts). The snapshot is redacted once and that copy feeds all
-   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that state is
-   * redacted; else all of it. `tidy` (default true) also removes what killed processes left (old temp files,
-   * unlisted snapshot files of this user's): a capture in the middle of a session leaves that to the next first,
-   * forced or every SWEEP_EVERY-th capture, five folder listings it need not make every turn.
+   * four files: when it was built from a state of `redactState` (`from`), only what it adds around that state
+   * (and `alsoClean`, see redactAround) is redacted; else all of it. `tidy` (default true) also removes what killed
+   * processes left (old temp files, unlisted snapshot files of this user's): a capture in the middle of a session
+   * leaves that to the next first, forced or every SWEEP_EVERY-th capture, five folder listings it need not make
+   * every turn.
    */
   async saveSnapshot(
     raw: Snapshot,
     touched: string[],
-    options: { from?: ExtractState; fieldNames?: readonly string[]; tidy?: boolean } = {},
+    options: { from?: ExtractState; fieldNames?: readonly string[]; alsoClean?: Iterable<object>; tidy?: boolean } = {},
   ): Promise<{ pruned: string[]; snapshot: Snapshot }> {
-    const { from, fieldNames, tidy = true } = options
+    const { from, fieldNames, alsoClean, tidy = true } = options
     const l = this.layout
     const [{ redactAround, writeJson, writeText }, { redact, redactDeep }, { withLock }, { renderLatest }, { sweepTemps }, { state, seal }] = await Promise.all(
       [writers(), import('../redact/secrets.js'), locks(), renderers(), import('./sweep.js'), this.writable()],
     )
-    const redacted = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames) : redactDeep(raw)
+    const redacted = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames, alsoClean) : redactDeep(raw)
     return withLock(
       state.lock,
       async () => {
