@@ -2,16 +2,16 @@
  * The read half of a capture: the transcript from the cursor, folded into the session's state.
  *
  * A large read (the first capture of a long session) runs in a worker thread (scan-worker.ts, built alone as
- * dist/cli/scan-worker.cjs) with a small heap: parsing hundreds of MB grows V8's default young generation to
- * 2 × 16 MB and lets the old one fill with dead lines before it is collected, which took a 500 MB capture to
- * about 110 MB of RSS; in the worker it stays near 85 MB, the worker's own isolate included. V8 flags would do
+ * dist/cli/scan-worker.cjs) with a small heap: parsing hundreds of MB grows V8's default young generation and
+ * lets the old one fill with dead lines before it is collected, past the memory goal; in the worker it stays
+ * within it (docs/BENCHMARKS.md). V8 flags would do
  * the same, but cannot be put on the user's command line, and set at run time they do not resize a heap that
  * exists. The worker only reads: it hands back the state, the delta and the read's stats, and this thread
  * writes. When it cannot run (an unbuilt checkout running its sources) or dies (its heap limit), the read is
  * done again here, so a worker problem costs time, never a capture.
  *
  * A smaller read (every Stop after the first capture, a first capture of a shorter session) stays on this
- * thread: starting a worker costs about 0.05 s and 6 MB, and below WORKER_BYTES the default heap stays small anyway.
+ * thread: a worker costs time and memory to start, and below WORKER_BYTES the default heap stays small anyway.
  */
 import { applyEntry, createDelta, createState } from '../extract/extract.js'
 import type { ExtractContext } from '../extract/extract.js'
@@ -75,7 +75,7 @@ export async function scan(input: ScanInput, workerBytes = WORKER_BYTES): Promis
 
 /**
  * The worker's heap, in MB. Young: semi-spaces of a third each (2 MB; the default grows to 16), room for a few
- * lines' garbage. Old: a limit makes V8 collect it sooner (without one a 500 MB read peaked 16 MB higher); a
+ * lines' garbage. Old: a limit makes V8 collect it sooner (without one a long read peaks higher); a
  * state is capped far below it, and a line at the 64 MB line cap fits with its parse. Over it, the worker dies
  * and the read runs again on this thread.
  */

@@ -20,10 +20,7 @@ export interface LineDiffOptions {
   maxEditDistance?: number
 }
 
-/**
- * Exact search stops past this many edits. The trace kept for backtracking is about
- * maxEditDistance² 32-bit ints (1000 -> ~4 MB), and time is O((N + M) * D).
- */
+/** Exact search stops past this many edits: the backtracking trace grows with its square, time with O((N + M) * D). */
 export const MAX_EDIT_DISTANCE = 1000
 
 /** Snake-following steps allowed before falling back, whatever D is. */

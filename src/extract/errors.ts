@@ -22,8 +22,7 @@ const targetBounds = new WeakMap<Record<string, unknown>, number>()
 /**
  * What a call of a tool without rules of its own keeps of its input: its target fields, each `cutRedacted` to
  * TARGET_FIELD_MAX when first read. Most calls get their result at once, and the target of a success is read only
- * when an open error could have it: redacting the path of every Read as it was made cost 0.07 s of a 500 MB
- * capture. A field is an own enumerable property like any other (JSON, spread and structured cloning read its
+ * when an open error could have it: redacting the path of every Read as it was made slowed long captures. A field is an own enumerable property like any other (JSON, spread and structured cloning read its
  * value); a longer one is redacted at once, so that its raw text is not kept.
  */
 export function targetInput(input: Record<string, unknown>): Record<string, unknown> {

@@ -65,7 +65,7 @@ function sizeOf(p: PendingTool): number {
  * The pending calls in the order they were made, with the size of each: kept beside `state.pending` by its only
  * writers below (a call, its result, an eviction), and counted once for a table not seen before (a state read
  * back from its cursor). Listing the table (a dictionary, whose keys V8 sorts to list them) and summing every
- * pending input on every call cost about 0.15 s of a 500 MB capture. Object key order puts integer-like keys
+ * pending input on every call was a large share of a long first capture. Object key order puts integer-like keys
  * first; a Map keeps insertion order only, so a table holding such an id (never a real tool id) is not booked
  * and is listed and summed as before.
  */
@@ -152,8 +152,8 @@ function takePending(pending: Record<string, PendingTool>, id: string): PendingT
 
 /**
  * The session's last reply as the state keeps it, `{ text: headAndTail(redact(raw), cap), ts }` (its head and its
- * tail, where a closing question sits), redacted when it is first read. A session has one reply per turn and keeps only the last: redacting each as it went by cost 0.2 s
- * of a 500 MB capture. The getter makes it an ordinary value to every reader (JSON, spread, comparison).
+ * tail, where a closing question sits), redacted when it is first read. A session has one reply per turn and keeps
+ * only the last, so redacting each as it went by was wasted work. The getter makes it an ordinary value to every reader (JSON, spread, comparison).
  */
 function lastReply(raw: string, ts: string | undefined): NonNullable<ExtractState['lastAssistant']> {
   let text: string | undefined
@@ -179,7 +179,7 @@ const LAZY_PROMPT_CHARS = 4_000
  * the texts of `cutRedactedTwice(raw, CAPS.recentPromptText, CAPS.promptText)`. Texts are redacted before they are
  * shortened (a cut through a secret would leave a fragment that no longer looks like one), when one of the two is
  * first read, as `lastReply` does: a session keeps its last 300 requests, and redacting the thousands before them
- * cost 0.07 s of a 500 MB capture. A long request is redacted at once, so that 300 lazy ones hold little.
+ * would be wasted work. A long request is redacted at once, so that 300 lazy ones hold little.
  */
 function promptRecords(line: number, raw: string, ts: string | undefined, from: 'team-lead' | undefined): [PromptRecord, PromptRecord] {
   let source = raw

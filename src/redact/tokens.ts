@@ -15,7 +15,7 @@ interface TokenRule {
   accept?: (token: string) => boolean
   /**
    * Check the hints on a text too long for the needle scan too. For a rule that starts with a class (tried at every
-   * word start, ~50 ms on 5 MB) and has a rare literal for a hint (one `includes` scan, ~1 ms).
+   * word start: slow on long texts) and has a rare literal for a hint (one cheap `includes` scan).
    */
   hintAlways?: true
   /** How many leading characters the low-diversity test skips (a prefix made of one repeated letter). */
@@ -132,7 +132,7 @@ function isBase64Jwt(token: string): boolean {
 
 /**
  * One regex per rule: V8 scans quickly for a pattern that starts with a literal, and loses that when 40
- * alternatives are joined (5 MB of random text: ~550 ms as one alternation, ~100 ms as separate regexes).
+ * alternatives are joined (several times slower as one alternation: docs/REDACTION.md).
  */
 const TOKEN_RULES: readonly TokenRule[] = [
   {

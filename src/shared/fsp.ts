@@ -61,7 +61,7 @@ export const chmod = (path: string, mode: number): Promise<void> => now(() => ch
 export const rm = (path: string, options?: RmOptions): Promise<void> => now(() => rmSync(path, options))
 /**
  * Removes a file (never a folder); nothing to do when it is gone. One unlink: the first `rmSync` of a process
- * compiles Node's own rimraf, about 0.7 ms of a capture that prunes a snapshot.
+ * compiles Node's own rimraf, which a capture that prunes a snapshot would pay for.
  */
 export const removeFile = (path: string): Promise<void> =>
   now(() => {

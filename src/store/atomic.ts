@@ -25,8 +25,8 @@ export interface AtomicOptions {
    * Flush the data to the disk before the rename (default true). Without it the rename is still atomic
    * for every reader and for a killed process; only a power cut or kernel crash can then leave the
    * file empty or old. The store's own files, all derived from the transcript and read by code that
-   * survives a damaged file, skip it: at ~1.4 ms a flush, a capture's ten writes cost more than the rest
-   * of the capture (docs/BENCHMARKS.md).
+   * survives a damaged file, skip it: a capture's ten flushes would cost more than the rest of the
+   * capture (docs/BENCHMARKS.md).
    */
   durable?: boolean
 }

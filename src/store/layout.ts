@@ -50,7 +50,7 @@ const layouts = new Map<string, ProjectLayout>()
 /**
  * The store's paths for `root`. Made once per root and frozen: each path was a `join`, and the dozens a hook
  * made got node:path's normalizer optimized by V8 on a background thread, which a hook then waited for at exit
- * (about 3 ms, more than the rest of a Stop with nothing new). The names are plain, so a separator joins them.
+ * (longer than the rest of a Stop with nothing new). The names are plain, so a separator joins them.
  */
 export function projectLayout(root: string): ProjectLayout {
   const known = layouts.get(root)

@@ -145,8 +145,7 @@ const HEAD_FIELDS: Readonly<Record<keyof CursorHead, 'payload' | 'state' | 'own'
 /**
  * `head` as stored when `state` is the redacted state it was built from: only its text from elsewhere is
  * redacted (HEAD_FIELDS; a field not listed there, which the types rule out, is redacted whole). Walking the
- * whole head ran every rule over the cursor's bytes (256 hex characters then) with the redactor's expressions
- * still cold: about 1 ms of a capture.
+ * whole head ran every rule over the cursor's bytes with the redactor's expressions still cold.
  */
 export function storedHead(head: CursorHead, state: ExtractState, redact: (text: string) => string, redactDeep: <T>(value: T) => T): CursorHead {
   const fromState: Partial<Record<keyof CursorHead, string | undefined>> = { lastAssistantText: state.lastAssistant?.text, branch: state.branch }
@@ -463,7 +462,7 @@ export class ProjectStore extends StoreReader {
       for (const p of oldest.slice(0, paths.length - TRAIL_CAP_FILES)) delete trails.files[p]
     }
     // Old entries as stored (redacted when written), new ones redacted above; `touched` comes redacted. One line:
-    // files.md is the trail people read, and indenting the 50 KB or so of a long project's trail cost each capture.
+    // files.md is the trail people read, and indenting a long project's trail cost each capture.
     await writeJson(l.trailsJson, trails, { redacted: true, compact: true, seal })
     // Rendered from the trail just written.
     await writeText(l.trailsMd, renderTrails(snapshot.project.name, trails), { redacted: true })
