@@ -64,6 +64,7 @@ describe('bookmark mcp with the official SDK client', () => {
       'bookmark_show',
       'bookmark_snapshot',
       'bookmark_status',
+      'bookmark_wrapup',
     ])
     const ro = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]))
     expect(ro).toEqual({
@@ -75,6 +76,7 @@ describe('bookmark mcp with the official SDK client', () => {
       bookmark_show: true,
       bookmark_snapshot: false,
       bookmark_status: true,
+      bookmark_wrapup: false,
     })
     for (const t of tools) if (t.name !== 'bookmark_get') expect(t.inputSchema.properties).toHaveProperty('cwd')
     await c.ping()

@@ -135,7 +135,7 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     const kind = await cli(sb, 'search', 'x', '--kind', 'commits')
     expect(kind.code).toBe(1)
     expect(kind.stderr).toBe(
-      'bookmark: --kind takes a comma-separated list of request, reply, command, file, tool, commit, error, subagent, compaction, title; got "commits"\n',
+      'bookmark: --kind takes a comma-separated list of request, reply, command, file, tool, commit, error, subagent, compaction, title, wrapup; got "commits"\n',
     )
     expect((await cli(sb, 'search', 'x', '--since', 'last week')).code).toBe(1)
     expect((await cli(sb, 'get', 'nothex')).code).toBe(1)
@@ -146,8 +146,9 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     expect(r.code).toBe(0)
     const o = JSON.parse(r.stdout) as { project: string; scope: string; sections: { title: string; hits: any[] }[] }
     expect(o).toMatchObject({ project: 'oh-my-posh', scope: 'project' })
-    expect(o.sections.map((s) => s.title)).toEqual(['Latest requests', 'Latest commits', 'Latest errors', 'Latest compactions'])
-    const [requests, commits, errors, compactions] = o.sections.map((s) => s.hits)
+    expect(o.sections.map((s) => s.title)).toEqual(['Latest wrap-up', 'Latest requests', 'Latest commits', 'Latest errors', 'Latest compactions'])
+    const [wrapups, requests, commits, errors, compactions] = o.sections.map((s) => s.hits)
+    expect(wrapups).toEqual([]) // no wrap-up recorded for it
     // The newest request is in a Claude Code worktree of oh-my-posh (D:\oh-my-posh\.claude\worktrees\…).
     expect(requests![0]).toMatchObject({
       kind: 'request',

@@ -27,6 +27,9 @@ import { TRIGGERS, type Trigger } from '../snapshot/model.js'
 import { renderLatest } from '../snapshot/render.js'
 import { writeText } from '../store/files.js'
 import { captureText, demoText, indexText, registryText, statusText } from './output.js'
+import { digestNone, recordWrapup, wrapupDigest } from '../memory/wrapup-command.js'
+import { digestText, inputFromFlags, parseWrapupInput, wrapupText } from '../memory/wrapup.js'
+import { InputError } from '../shared/errors.js'
 import { eventText, getEvent, hitsText, indexText as memoryIndexText, orientText, runIndex, runOrient, runSearch, scopeNote } from '../memory/commands.js'
 
 export interface Io {
@@ -252,7 +255,7 @@ export function buildProgram(io: Io): Command {
     .argument('[query...]', 'words, file names, identifiers (none with --project: orientation on the project)')
     .option('--project <name>', 'only this project: its folder name, its repository name (of a worktree), or its path')
     .option('--all', 'every project, though run inside one')
-    .option('--kind <kinds>', 'only these kinds (comma-separated): request, reply, command, file, tool, commit, error, subagent, compaction, title')
+    .option('--kind <kinds>', 'only these kinds (comma-separated): request, reply, command, file, tool, commit, error, subagent, compaction, title, wrapup')
     .option('--since <when>', 'only events since then: 7d, 12h, 2w or a date (2025-11-02)')
     .option('--before <when>', 'only events before then: a date or a duration')
     .option('--recent', 'the newest events holding every word, newest first (instead of by relevance)')
@@ -289,6 +292,79 @@ export function buildProgram(io: Io): Command {
       const e = await getEvent(id, io.deps)
       io.out(opts.json ? json(e) : eventText(e))
     })
+
+  const many = (value: string, previous: string[] = []): string[] => [...previous, value]
+  program
+    .command('wrapup')
+    .description(
+      "record an end-of-session milestone in the project's .bookmark/ and the search index: a one-line summary, decisions with why, discoveries, open threads, files and commits; --digest first shows what the session did",
+    )
+    .option('--digest', 'show what the session did (span, requests, files, commits, open tasks) from its latest snapshot; record nothing')
+    .option('--summary <text>', 'one line: what the session achieved')
+    .option('--decision <text>', 'a decision and its why, as "what -- why" (repeatable)', many)
+    .option('--discovery <text>', 'something learned that the next session should know (repeatable)', many)
+    .option('--open <text>', 'an open thread: what is left to do or decide (repeatable)', many)
+    .option('--file <path>', 'a file that matters (repeatable)', many)
+    .option('--commit <hash>', 'a commit that matters: its hash, optionally followed by its subject (repeatable)', many)
+    .option(
+      '--stdin',
+      'read the wrap-up as one JSON object on stdin: summary, decisions [{decision, why}], discoveries, open_threads, files, commits, session_id',
+    )
+    .option('--session-id <id>', "the session wrapped up (default: the project's latest snapshot's)")
+    .option('--cwd <dir>', 'the project folder (default: current directory)')
+    .option('--json', 'print the result as JSON')
+    .action(
+      async (opts: {
+        digest?: boolean
+        summary?: string
+        decision?: string[]
+        discovery?: string[]
+        open?: string[]
+        file?: string[]
+        commit?: string[]
+        stdin?: boolean
+        sessionId?: string
+        cwd?: string
+        json?: boolean
+      }) => {
+        const cwd = opts.cwd ?? io.cwd
+        const flags = ['summary', 'decision', 'discovery', 'open', 'file', 'commit'] as const
+        const given = flags.filter((f) => opts[f] !== undefined)
+        if (opts.digest) {
+          if (given.length > 0 || opts.stdin)
+            throw new InputError('--digest records nothing: give it alone (with --session-id or --cwd), then record the wrap-up')
+          const r = await wrapupDigest(cwd, opts.sessionId, io.deps)
+          const prev = r.previous ? `\nThe last wrap-up recorded here (${r.previous.createdAt}): ${r.previous.summary}` : ''
+          io.out(opts.json ? json(r) : `${r.digest ? digestText(r.digest) : digestNone(r, opts.sessionId)}${prev}`)
+          return
+        }
+        let input
+        if (opts.stdin) {
+          if (given.length > 0) throw new InputError(`--stdin takes the whole wrap-up as JSON: drop --${given[0]}`)
+          const { text } = await readStdin(0, { timeoutMs: 5_000, maxBytes: 1024 * 1024 })
+          let value: unknown
+          try {
+            value = JSON.parse(text)
+          } catch (e) {
+            throw new InputError(`--stdin: the input is not JSON (${(e as Error).message})`)
+          }
+          input = parseWrapupInput(value, 'the wrap-up on stdin')
+          if (opts.sessionId !== undefined) input.sessionId = opts.sessionId
+        } else {
+          if (given.length === 0)
+            throw new InputError(
+              'wrapup needs --summary (and --decision, --discovery, --open, --file, --commit), or --stdin with JSON; --digest shows the session first',
+            )
+          input = inputFromFlags(opts)
+        }
+        const r = await recordWrapup(input, cwd, io.deps)
+        io.out(
+          opts.json
+            ? json(r)
+            : `${wrapupText(r.wrapup, r.file)}\n${r.indexed ? `Searchable now: event ${r.eventId} (\`bookmark get ${r.eventId}\`).` : `Not in the search index: ${r.note}`}`,
+        )
+      },
+    )
 
   program
     .command('mcp')

@@ -22,6 +22,8 @@ import { PREPARED_VERSION, preparedTextOf, restoreKey, wrapRestore } from './pre
 import { forget, remember } from './remembered.js'
 import type { CaptureResult } from '../capture/capture.js'
 import type { HookContext } from './run.js'
+import type { Wrapup } from '../memory/wrapup.js'
+import { latestWrapup } from '../store/wrapups.js'
 
 export interface UsableNarrative {
   input?: NarrativeInput
@@ -173,7 +175,9 @@ async function restoreStartup(
     if (!usableSnapshot) return renderRefusal(name, narrative.refusedAge, layout.narrative, warnings.map(inputs))
     warnings.push(`The handoff ${layout.narrative} is ${narrative.refusedAge} old and was not loaded (\`bookmark show\` shows the record).`)
   }
-  if (!narrative.input && !usableSnapshot) return renderWarnings(warnings.map(inputs))
+  // A wrap-up is stored redacted (src/memory/wrapup.ts), as a snapshot is.
+  const wrapup = await usableWrapup(store, ctx, validity)
+  if (!narrative.input && !usableSnapshot && !wrapup) return renderWarnings(warnings.map(inputs))
   const earlier = usableSnapshot && !didWork(usableSnapshot) ? await earlierWork(store, usableSnapshot, ctx, validity) : undefined
   const since = narrative.input ? await narrativeSince(project, narrative.input, [usableSnapshot, earlier]) : undefined
   const n = narrative.input
@@ -185,11 +189,23 @@ async function restoreStartup(
     ...(usableSnapshot ? { snapshot: usableSnapshot } : {}),
     ...(earlier ? { earlier } : {}),
     ...(since ? { narrativeSince: inputs(since) } : {}),
+    ...(wrapup ? { wrapup } : {}),
     warnings: warnings.map(inputs),
     budget: config.restoreBudget,
     latestPath: layout.latest,
     narrativePath: layout.narrative,
   })
+}
+
+/** The project's latest wrap-up while it is younger than the refusal age (the prepared answer holds until then). */
+async function usableWrapup(store: StoreReader, ctx: HookContext, validity?: Validity): Promise<Wrapup | undefined> {
+  const found = await latestWrapup(store).catch(() => undefined)
+  if (!found) return undefined
+  const { config } = ctx.cfg.resolved
+  const until = Date.parse(found.wrapup.createdAt) + config.staleRefuseHours * 3_600_000
+  if (!(until > ctx.now.getTime())) return undefined
+  if (validity) validity.untilMs = Math.min(validity.untilMs, until)
+  return found.wrapup
 }
 
 /** Sessions looked at, newest first, for one that did work: a bound on the snapshots a restore reads. */

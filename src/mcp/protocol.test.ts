@@ -322,7 +322,7 @@ describe('with the server handler (server.ts)', () => {
     expect(await answer(req(7, 'tools/call', { name: 'bookmark_nope' }), h)).toEqual(
       err(
         7,
-        'unknown tool: bookmark_nope (tools: bookmark_snapshot, bookmark_restore, bookmark_status, bookmark_list, bookmark_show, bookmark_export, bookmark_search, bookmark_get)',
+        'unknown tool: bookmark_nope (tools: bookmark_snapshot, bookmark_restore, bookmark_status, bookmark_list, bookmark_show, bookmark_export, bookmark_search, bookmark_get, bookmark_wrapup)',
       ),
     )
   })
@@ -341,6 +341,7 @@ describe('with the server handler (server.ts)', () => {
       'bookmark_export',
       'bookmark_search',
       'bookmark_get',
+      'bookmark_wrapup',
     ])
   })
 })

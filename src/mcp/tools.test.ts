@@ -14,6 +14,7 @@ const NAMES = [
   'bookmark_export',
   'bookmark_search',
   'bookmark_get',
+  'bookmark_wrapup',
 ]
 
 function tool(name: string): Tool {
@@ -34,7 +35,7 @@ async function setup(): Promise<{ ctx: ToolContext; proj: string; dir: string; h
 const toolError = (text: string) => ({ content: [{ type: 'text', text }], structuredContent: { error: text }, isError: true })
 
 describe('the tool list', () => {
-  it('names eight tools in a fixed order', () => {
+  it('names nine tools in a fixed order', () => {
     expect(TOOLS.map((t) => t.name)).toEqual(NAMES)
   })
 
@@ -56,15 +57,16 @@ describe('the tool list', () => {
       bookmark_export: ['cwd', 'budget'],
       bookmark_search: ['cwd', 'query', 'project', 'all', 'kind', 'since', 'before', 'recent', 'limit'],
       bookmark_get: ['id'],
+      bookmark_wrapup: ['cwd', 'digest', 'summary', 'decisions', 'discoveries', 'open_threads', 'files', 'commits', 'session_id'],
     })
     expect(tool('bookmark_restore').inputSchema.properties.source?.enum).toEqual(['startup', 'clear', 'compact', 'resume', 'fork'])
     expect(tool('bookmark_list').inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 })
     expect(tool('bookmark_export').inputSchema.properties.budget).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000 })
   })
 
-  it('annotations: only bookmark_snapshot writes; none is destructive or open-world; titles agree', () => {
+  it('annotations: only bookmark_snapshot and bookmark_wrapup write; none is destructive or open-world; titles agree', () => {
     for (const t of TOOLS) {
-      const writes = t.name === 'bookmark_snapshot'
+      const writes = t.name === 'bookmark_snapshot' || t.name === 'bookmark_wrapup'
       expect(t.annotations).toEqual({ title: t.title, readOnlyHint: !writes, destructiveHint: false, idempotentHint: !writes, openWorldHint: false })
       expect(t.description.length).toBeGreaterThan(20)
     }
@@ -99,6 +101,7 @@ describe('validate', () => {
     ['bookmark_restore', { source: 'boot' }, 'bookmark_restore: argument "source" must be one of startup, clear, compact, resume, fork, got "boot"'],
     ['bookmark_restore', { source: 'Startup' }, 'bookmark_restore: argument "source" must be one of startup, clear, compact, resume, fork, got "Startup"'],
     ['bookmark_show', { id: { x: 1 } }, 'bookmark_show: argument "id" must be a string, got {"x":1}'],
+    ['bookmark_wrapup', { open_threads: 'one' }, 'bookmark_wrapup: argument "open_threads" must be a list, got "one"'],
   ] as const)('%s %j: %s', (name, args, message) => {
     expect(rejects(name, args)).toBe(message)
   })

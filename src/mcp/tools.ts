@@ -17,6 +17,8 @@ import { redact } from '../redact/secrets.js'
 import { renderLatest } from '../snapshot/render.js'
 import { type SearchCache, type SearchOptions, eventText, getEvent, hitsText, orientText, runOrient, runSearch, scopeNote } from '../memory/commands.js'
 import { EVENT_KINDS } from '../memory/events.js'
+import { FILES, ITEMS, digestText, parseWrapupInput, wrapupText } from '../memory/wrapup.js'
+import { digestNone, recordWrapup, wrapupDigest } from '../memory/wrapup-command.js'
 
 export interface ToolContext {
   deps: Deps
@@ -33,8 +35,11 @@ export interface ToolContext {
 type Args = Record<string, unknown>
 
 interface PropSpec {
-  type: 'string' | 'boolean' | 'integer'
+  type: 'string' | 'boolean' | 'integer' | 'array'
   description: string
+  /** For an array: its items' schema (checked by the tool itself, with one clear error each). */
+  items?: Record<string, unknown>
+  maxItems?: number
   enum?: readonly string[]
   minimum?: number
   maximum?: number
@@ -63,10 +68,10 @@ export function validate(tool: Tool, args: Args): void {
     const spec = props[key]
     if (!spec) throw new InputError(`${tool.name}: unknown argument "${key}" (expected: ${Object.keys(props).join(', ') || 'none'})`)
     if (value === undefined || value === null) continue
-    const ok = spec.type === 'integer' ? Number.isInteger(value) : typeof value === spec.type
+    const ok = spec.type === 'integer' ? Number.isInteger(value) : spec.type === 'array' ? Array.isArray(value) : typeof value === spec.type
     if (!ok)
       throw new InputError(
-        `${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : `a ${spec.type}`}, got ${JSON.stringify(value)}`,
+        `${tool.name}: argument "${key}" must be ${spec.type === 'integer' ? 'a whole number' : spec.type === 'array' ? 'a list' : `a ${spec.type}`}, got ${JSON.stringify(value)}`,
       )
     if (spec.enum && !spec.enum.includes(value as string))
       throw new InputError(`${tool.name}: argument "${key}" must be one of ${spec.enum.join(', ')}, got ${JSON.stringify(value)}`)
@@ -286,6 +291,50 @@ export const TOOLS: Tool[] = [
       if (typeof args.id !== 'string') throw new InputError('bookmark_get needs id (12 hex digits, as bookmark_search prints it)')
       const e = await getEvent(args.id.trim(), ctx.deps)
       return { text: eventText(e), data: { event: e } }
+    },
+  },
+  {
+    name: 'bookmark_wrapup',
+    title: 'Wrap up the session',
+    description:
+      'Record an end-of-session milestone for the project when the user says "wrap up" or a productive session ends: a one-line summary, the decisions taken (each with why), discoveries, open threads, and the files and commits that matter. Call it first with digest=true (records nothing): it shows what the session did (span, requests, files, commits, open tasks) from its latest snapshot; write the wrap-up from that and the conversation, then call again with summary and the lists. The wrap-up is stored in the project\'s .bookmark/, is searchable at once (bookmark_search), is shown first when orienting on the project, and is part of what the next session receives.',
+    inputSchema: schema({
+      cwd: CWD,
+      digest: { type: 'boolean', description: 'only show the digest of the session to ground the wrap-up on; nothing is recorded' },
+      summary: { type: 'string', description: 'one line: what the session achieved' },
+      decisions: {
+        type: 'array',
+        description: 'decisions taken, each with its why',
+        items: {
+          type: 'object',
+          properties: { decision: { type: 'string' }, why: { type: 'string' } },
+          required: ['decision', 'why'],
+          additionalProperties: false,
+        },
+        maxItems: ITEMS,
+      },
+      discoveries: { type: 'array', description: 'facts learned that the next session should know', items: { type: 'string' }, maxItems: ITEMS },
+      open_threads: { type: 'array', description: 'what is left to do or decide', items: { type: 'string' }, maxItems: ITEMS },
+      files: { type: 'array', description: 'files that matter (paths)', items: { type: 'string' }, maxItems: FILES },
+      commits: { type: 'array', description: 'commits that matter: a hash, optionally followed by its subject', items: { type: 'string' }, maxItems: ITEMS },
+      session_id: { type: 'string', description: "the session wrapped up (default: the project's latest snapshot's)" },
+    }),
+    annotations: { title: 'Wrap up the session', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async (args, ctx) => {
+      const cwd = cwdOf(args, ctx)
+      const { cwd: _cwd, digest, ...rest } = args
+      if (digest === true) {
+        const others = Object.keys(rest).filter((k) => k !== 'session_id')
+        if (others.length > 0) throw new InputError(`bookmark_wrapup: digest=true records nothing; call it without ${others.join(', ')}, then again to record`)
+        const sessionId = typeof args.session_id === 'string' ? args.session_id : undefined
+        const r = await wrapupDigest(cwd, sessionId, ctx.deps)
+        const prev = r.previous ? `\nThe last wrap-up recorded here (${r.previous.createdAt}): ${r.previous.summary}` : ''
+        return { text: `${r.digest ? digestText(r.digest) : digestNone(r, sessionId)}${prev}`, data: { ...r } }
+      }
+      const input = parseWrapupInput(rest, 'bookmark_wrapup')
+      const r = await recordWrapup(input, cwd, ctx.deps)
+      const tail = r.indexed ? `Searchable now: event ${r.eventId} (bookmark_get).` : `Not in the search index: ${r.note}`
+      return { text: `${wrapupText(r.wrapup, r.file)}\n${tail}`, data: { ...r } }
     },
   },
 ]

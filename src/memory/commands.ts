@@ -218,6 +218,7 @@ export async function runSearch(query: string, opts: SearchOptions, cwd: string,
 
 /** What orientation shows of a project, newest first: the kinds and how many of each. */
 export const ORIENT_SECTIONS: readonly { title: string; kinds: EventKind[]; limit: number }[] = [
+  { title: 'Latest wrap-up', kinds: ['wrapup'], limit: 1 },
   { title: 'Latest requests', kinds: ['request'], limit: 5 },
   { title: 'Latest commits', kinds: ['commit'], limit: 5 },
   { title: 'Latest errors', kinds: ['error'], limit: 5 },
@@ -230,7 +231,7 @@ export interface Orientation {
   sections: { title: string; hits: Hit[] }[]
 }
 
-/** `search --project P` with no query: the project's latest requests, commits, errors and compactions. */
+/** `search --project P` with no query: the project's newest wrap-up, then its latest requests, commits, errors and compactions. */
 export async function runOrient(opts: SearchOptions, cwd: string, deps: Deps, cache?: SearchCache): Promise<Orientation> {
   if (opts.recent || opts.kind !== undefined) throw new InputError('--recent and --kind need a query; without one, search --project P orients on the project')
   const { want, label, scope } = await projectFilter(opts, cwd, deps)
@@ -244,7 +245,8 @@ export async function runOrient(opts: SearchOptions, cwd: string, deps: Deps, ca
   if ((await readdir(m.dir).catch(() => undefined)) === undefined) return out
   const index = await readyIndex(m, deps, cache)
   for (const [i, s] of ORIENT_SECTIONS.entries()) {
-    out.sections[i]!.hits = await newest(m, index, { project: want, kinds: s.kinds, ...t, limit: opts.limit ?? s.limit })
+    // The newest wrap-up is one milestone, whatever --limit asks of the lists.
+    out.sections[i]!.hits = await newest(m, index, { project: want, kinds: s.kinds, ...t, limit: s.kinds[0] === 'wrapup' ? s.limit : (opts.limit ?? s.limit) })
   }
   return out
 }
@@ -254,8 +256,14 @@ export function orientText(o: Orientation): string {
   if (shown.length === 0) return `Nothing indexed for project ${o.project} (\`bookmark index --status\` says what is indexed).`
   return [
     `Project ${o.project}: the latest of its sessions, newest first (\`bookmark get ID\` for one in full).`,
-    ...shown.map((s) => `\n${s.title}:\n${hitsText(s.hits)}`),
+    ...shown.map((s) => `\n${s.title}:\n${hitsText(s.hits)}${threadsText(s.hits)}`),
   ].join('\n')
+}
+
+/** A wrap-up's open threads under its hit: where the next session picks up. */
+function threadsText(hits: Hit[]): string {
+  const threads = hits.flatMap((h) => h.threads ?? [])
+  return threads.length === 0 ? '' : `\n   Open threads:\n${threads.map((t) => `   - ${t}`).join('\n')}`
 }
 
 /** The line a search inside a project prints first: whose events these are and how to widen. */

@@ -13,7 +13,7 @@ import type { HostId } from '../hosts/host.js'
 import { isObject, str } from '../shared/json.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 
-export const EVENT_KINDS = ['request', 'reply', 'command', 'file', 'tool', 'commit', 'error', 'subagent', 'compaction', 'title'] as const
+export const EVENT_KINDS = ['request', 'reply', 'command', 'file', 'tool', 'commit', 'error', 'subagent', 'compaction', 'title', 'wrapup'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
 export interface SearchEvent {
@@ -33,6 +33,8 @@ export interface SearchEvent {
   line: number
   /** Written by a subagent. */
   sub?: true
+  /** A wrap-up's open threads (redacted): orientation shows them first. */
+  threads?: string[]
 }
 
 export interface EventSource {

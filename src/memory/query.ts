@@ -37,6 +37,8 @@ export interface Hit {
   score: number
   tool?: string
   paths?: string[]
+  /** A wrap-up's open threads. */
+  threads?: string[]
 }
 
 const K1 = 1.2
@@ -177,6 +179,7 @@ function toHit(e: SearchEvent, rank: number, score: number, needles: string[], h
   }
   if (e.tool) hit.tool = e.tool
   if (e.paths) hit.paths = e.paths
+  if (e.threads) hit.threads = e.threads
   return hit
 }
 

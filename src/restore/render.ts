@@ -20,6 +20,7 @@ import { FENCE_LABEL, codeValue as code, contentLine, contentLines, fenceFor, ne
 import type { Identity } from './identity.js'
 import { compareText } from '../shared/text.js'
 import { demoteNarrative, earlierSections } from './recent.js'
+import type { Wrapup } from '../memory/wrapup.js'
 
 export interface NarrativeInput {
   body: string
@@ -44,6 +45,8 @@ export interface StartupInput {
   earlier?: Snapshot
   /** What came after the handoff was written (`2 commits and 3 file changes`): the facts then come first. */
   narrativeSince?: string
+  /** The project's latest wrap-up (sealed: this user's bookmark wrote it). */
+  wrapup?: Wrapup
 }
 
 export interface ResumeInput {
@@ -367,7 +370,7 @@ export function renderStartup(i: StartupInput): string {
     `Project root: ${code(i.root, 300)}.`,
   ]
   if (s) head.push(snapshotLine(s))
-  if (!s && !n) head.push('No handoff notes and no snapshot were found for this project.')
+  if (!s && !n && !i.wrapup) head.push('No handoff notes and no snapshot were found for this project.')
   else head.push(RECORDED_NOTE)
   if (s?.ending) {
     // Git's word on the end, from the marks the capture put on the files (snapshot/ledger.ts).
@@ -380,6 +383,7 @@ export function renderStartup(i: StartupInput): string {
   // A handoff older than the work does not hide the facts it names: it may be cut first.
   const cov = coverage(i.narrativeSince === undefined ? n?.body : undefined)
   const sections: Section[] = [...narrativeSection(n, 1, s ? Math.floor(i.budget * NARRATIVE_SHARE) : Number.POSITIVE_INFINITY)]
+  sections.push(...wrapupSection(i.wrapup, 2.4))
   if (s) {
     const next = nextStepSection(s, cov, 2.6)
     sections.push(
@@ -405,6 +409,25 @@ export function renderStartup(i: StartupInput): string {
 }
 
 const FILES_PER_SESSION = 10
+const WRAPUP_CHARS = 300
+
+/** The milestone an agent recorded with `bookmark wrapup`: summary, open threads, decisions, discoveries, pointers. */
+function wrapupSection(w: Wrapup | undefined, priority: number): Section[] {
+  if (!w) return []
+  const lines = [oneLine(w.summary, WRAPUP_CHARS)]
+  const list = (title: string, items: string[]): void => {
+    if (items.length > 0) lines.push(`${title}:`, ...items.map((x) => `- ${oneLine(x, WRAPUP_CHARS)}`))
+  }
+  list('Open threads', w.openThreads)
+  list(
+    'Decisions',
+    w.decisions.map((d) => `${d.decision} (why: ${d.why})`),
+  )
+  list('Discoveries', w.discoveries)
+  if (w.files.length > 0) lines.push(`Files: ${oneLine(w.files.join(', '), 600)}`)
+  if (w.commits.length > 0) lines.push(`Commits: ${oneLine(w.commits.join('; '), 600)}`)
+  return recorded('wrapup', `The last wrap-up (${utc(w.createdAt)})`, lines, priority)
+}
 
 /**
  * What other sessions changed since this one last ran, one line per session (its files, its latest

@@ -7,6 +7,7 @@
  *     LATEST.md                   the latest snapshot, for people and models
  *     snapshots/SNAP_<utc>_<hex>.json
  *     trails/files.json, files.md running per-file trail
+ *     wrapups/WRAP_<utc>_<hex>.json  end-of-session milestones (store/wrapups.ts)
  *     bookmark.context.md         the narrative handoff, written by the model (trusted by its keyed seal)
  *   <bookmark home = ~/.bookmark>/
  *     key                         this user's secret (trust/key.ts)

@@ -41,6 +41,7 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
     expect(plugin.status, plugin.stdout + plugin.stderr).toBe(0)
     expect(plugin.stdout).toContain('Validation passed')
     expect(plugin.stdout).toContain('hooks: Stop command node ["${CLAUDE_PLUGIN_ROOT}/bin/bookmark.cjs","stop"]')
+    expect(plugin.stdout).toContain('commands: session-bookmark:wrapup')
     const market = claude(['plugin', 'validate', '.claude-plugin/marketplace.json'], REPO_ROOT, cfg, home)
     expect(market.status, market.stdout + market.stderr).toBe(0)
     expect(market.stdout).toContain('Validation passed')
@@ -48,7 +49,7 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
 
   it('installs from a local marketplace folder with the built code in place', () => {
     const pkg = join(root, 'session-bookmark')
-    for (const part of ['.claude-plugin', '.mcp.json', 'bin', 'dist', 'hooks', 'templates', 'package.json'])
+    for (const part of ['.claude-plugin', '.mcp.json', 'bin', 'commands', 'dist', 'hooks', 'templates', 'package.json'])
       cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true })
     const add = claude(['plugin', 'marketplace', 'add', pkg], root, cfg, home)
     expect(add.status, add.stdout + add.stderr).toBe(0)
@@ -57,7 +58,7 @@ describe.skipIf(!status.available)('the Claude Code plugin', () => {
     const installed = JSON.parse(readFileSync(join(cfg, 'plugins', 'installed_plugins.json'), 'utf8'))
     expect(JSON.stringify(installed)).toContain('session-bookmark@session-bookmark')
     const cache = join(cfg, 'plugins', 'cache', 'session-bookmark', 'session-bookmark', '0.1.0')
-    for (const f of ['hooks/hooks.json', 'bin/bookmark.cjs', 'dist/cli/bookmark.cjs', '.mcp.json', 'templates/bookmark.context.md'])
+    for (const f of ['hooks/hooks.json', 'bin/bookmark.cjs', 'dist/cli/bookmark.cjs', '.mcp.json', 'templates/bookmark.context.md', 'commands/wrapup.md'])
       expect(existsSync(join(cache, f)), f).toBe(true)
   })
 })
