@@ -315,7 +315,7 @@ export function buildProgram(io: Io): Command {
       .option('--cwd <dir>', 'the session working directory (overrides the payload)')
       .option('--transcript <path>', 'the session transcript (overrides the payload)')
       .option('--session-id <id>', 'the session id (overrides the payload)')
-      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex']))
+      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex', 'gemini']))
       .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string; host?: HostId }) => {
         io.hookRan = true
         const { host, ...flags } = opts
