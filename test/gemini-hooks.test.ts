@@ -19,6 +19,7 @@ const WORK = join(SAMPLES, 'gemini-0.61-session-2026-12-02T01-29-68de3b6c.jsonl'
 const SID = '68de3b6c-482f-47ca-9ec1-7c7b75e900df'
 const COMPRESSED = join(SAMPLES, 'gemini-0.61-session-2026-12-02T01-29-8c941e15.jsonl')
 const CSID = '8c941e15-b04b-42ea-9bd1-465891f7e0c9'
+const CLAUDE = join(CORPUS, 'claude', 'cc-2.1.4-tiny-summary-5a3bb1c8.jsonl')
 
 let sb: Sandbox
 let project: string
@@ -62,7 +63,7 @@ const base = (event: string, extra: object = {}) => ({
 })
 const afterAgent = (active = false) => base('AfterAgent', { prompt: 'write notes.md', prompt_response: 'Done.', stop_hook_active: active })
 
-describe.skipIf(!existsSync(WORK) || !existsSync(COMPRESSED))('hooks run as Gemini CLI', () => {
+describe.skipIf(!existsSync(WORK) || !existsSync(COMPRESSED) || !existsSync(CLAUDE))('hooks run as Gemini CLI', () => {
   beforeEach(async () => {
     await writeFile(join(sb.dir, 'gemini.cjs'), "require('child_process').execFileSync('/bin/bash', ['-c', process.env.LINE], { stdio: 'inherit' })\n")
   })
@@ -135,6 +136,29 @@ describe.skipIf(!existsSync(WORK) || !existsSync(COMPRESSED))('hooks run as Gemi
     expect(geminiRuns('check', { ...payload, prompt: 'again' })).toBe('')
     const hooks = await new StoreReader(project, sb.env.BOOKMARK_HOME!).readSessionHooks(CSID)
     expect(hooks.compactions).toBe(1)
+  })
+
+  it('one project, one story across hosts: Claude Code restores what Gemini did, and Gemini what Claude Code did', async () => {
+    geminiRuns('stop', afterAgent())
+    const claudeStart = {
+      session_id: 'claude-1',
+      transcript_path: join(sb.dir, 'none.jsonl'),
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    }
+    const c = await runCli(['restore'], { env: sb.env, cwd: project, input: JSON.stringify(claudeStart) })
+    const claudeText = (JSON.parse(c.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(claudeText).toContain('```recorded\nwrite notes.md\n```')
+    expect(claudeText).toMatch(/`notes\.md`/)
+    const transcript = join(sb.dir, 'claude-1.jsonl')
+    await writeFile(transcript, (await readFile(CLAUDE, 'utf8')).split('/Users/gtrrz-victor/wks/cli').join(project))
+    const claudeStop = { session_id: 'claude-1', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }
+    expect((await runCli(['stop'], { env: sb.env, cwd: project, input: JSON.stringify(claudeStop) })).code).toBe(0)
+    const back = JSON.parse(geminiRuns('restore', { ...base('SessionStart', { source: 'startup' }), session_id: 'gemini-2' })) as {
+      hookSpecificOutput: { additionalContext: string }
+    }
+    expect(back.hookSpecificOutput.additionalContext).toContain('I am having problems if I start a claude session inside a folder')
   })
 
   it('PreCompress (before every model call) does nothing, and the full CLI takes --host gemini', async () => {
