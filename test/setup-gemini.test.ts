@@ -50,7 +50,7 @@ describe('bookmark setup --host gemini', () => {
     }
     expect(s.security).toEqual({ auth: { selectedType: 'gemini-api-key' } })
     expect(s.mcpServers.bm).toEqual({ command: 'node', args: ['/abs/mcp-echo.mjs'] })
-    expect(s.mcpServers.bookmark).toEqual({ command: process.execPath, args: [BIN, 'mcp'] })
+    expect(s.mcpServers.bookmark).toEqual({ command: process.execPath, args: [BIN, 'mcp', '--host', 'gemini'] })
     expect(s.hooks.AfterAgent![0]).toEqual({ matcher: '*', hooks: [{ name: 'mine', type: 'command', command: 'echo user' }] })
     for (const [event, hook, timeout] of EVENTS) {
       const group = event === 'AfterAgent' ? 1 : 0

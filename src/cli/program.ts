@@ -293,8 +293,23 @@ export function buildProgram(io: Io): Command {
   program
     .command('mcp')
     .description('serve the bookmark tools over MCP (JSON-RPC on stdio) until stdin closes')
-    .action(async () => {
-      await serve({ deps: io.deps, cwd: io.cwd, version: io.version, input: io.stdin, output: process.stdout, log: io.deps.log })
+    .addOption(
+      new Option('--host <host>', 'the agent that starts the server: whose sessions bookmark_snapshot captures (default: claude)').choices([
+        'claude',
+        'codex',
+        'gemini',
+      ]),
+    )
+    .action(async (opts: { host?: HostId }) => {
+      await serve({
+        deps: io.deps,
+        cwd: io.cwd,
+        version: io.version,
+        input: io.stdin,
+        output: process.stdout,
+        log: io.deps.log,
+        ...(opts.host ? { host: hostOf(opts.host) } : {}),
+      })
     })
 
   program

@@ -22,14 +22,15 @@ export const geminiSettingsPath = (env: NodeJS.ProcessEnv): string => join(gemin
 /** The MCP server's name in `mcpServers`. */
 export const MCP_NAME = 'bookmark'
 
-/** What Gemini starts for `bookmark mcp`. */
-export const desiredMcp = (launch: Launch): { command: string; args: string[] } => ({ command: launch.node, args: [launch.entry, 'mcp'] })
+/** What Gemini starts for `bookmark mcp` (as Gemini's: bookmark_snapshot then captures Gemini sessions). */
+export const desiredMcp = (launch: Launch): { command: string; args: string[] } => ({ command: launch.node, args: [launch.entry, 'mcp', '--host', 'gemini'] })
 
 /** An `mcpServers` entry that starts this package's bin/bookmark.cjs with `mcp`. */
 export function isOurMcp(v: unknown): boolean {
   if (!isObject(v) || typeof v.command !== 'string' || !Array.isArray(v.args) || !v.args.every((a) => typeof a === 'string')) return false
   const args = v.args as string[]
-  return args[args.length - 1] === 'mcp' && hookEntry({ command: v.command, args }) !== undefined
+  const entry = hookEntry({ command: v.command, args })
+  return entry !== undefined && args[args.indexOf(entry) + 1] === 'mcp'
 }
 
 /** What in the settings stops Gemini from running our hooks. */

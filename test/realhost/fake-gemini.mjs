@@ -77,7 +77,9 @@ export function chooseReply(body) {
   if (/run shell/i.test(text)) return { call: { name: 'run_shell_command', args: { command: 'echo shell > shell.txt', description: 'write shell.txt' } } }
   if (/call mcp/i.test(text)) {
     const d = declarations(body).find((f) => /^mcp_/.test(f.name) || /echo/.test(f.name))
-    if (d) return { call: { name: d.name, args: { text: 'from-fake' } } }
+    // The harness's echo tool takes `text`; a tool without that parameter (bookmark's) is called with none.
+    const props = (d && (d.parametersJsonSchema || d.parameters || {}).properties) || {}
+    if (d) return { call: { name: d.name, args: 'text' in props ? { text: 'from-fake' } : {} } }
     return {
       text: `no mcp tool offered: ${declarations(body)
         .map((f) => f.name)

@@ -73,6 +73,16 @@ function gemini(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 /** The main-loop requests (not the router's or a compression's) from `from` on. */
 const turns = (from: number): Req[] => fake.requests.slice(from).filter((r) => r.op === 'streamGenerateContent')
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const shq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+const tmuxOk = ((): boolean => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
 const texts = (r: Req): string[] => (r.body.contents ?? []).flatMap((c) => c.parts.map((p) => p.text ?? ''))
 
 beforeAll(async () => {
@@ -120,6 +130,18 @@ afterAll(async () => {
 describe.skipIf(!version)(`real Gemini CLI (${version ?? 'absent'}) with the hooks setup wrote`, () => {
   let second: string
 
+  it('the MCP server setup registered answers the model (first: the fake picks its reply by the words of the newest user turn, restore included)', async () => {
+    const from = fake.requests.length
+    const r = await gemini(['-p', 'call mcp', '--approval-mode', 'yolo', '--output-format', 'json'])
+    expect(r.code, r.stderr).toBe(0)
+    const calls = turns(from).flatMap((t) => (t.body.contents ?? []).flatMap((c) => c.parts.filter((p) => p.functionResponse)))
+    const answer = calls.map((p) => p.functionResponse as { name: string; response: unknown }).find((f) => f.name.startsWith('mcp_bookmark_'))
+    expect(answer, JSON.stringify(calls)).toBeDefined()
+    // bookmark_snapshot, the first of our tools, captures the Gemini session it runs in (`bookmark mcp --host gemini`).
+    expect(answer!.name).toBe('mcp_bookmark_bookmark_snapshot')
+    expect(JSON.stringify(answer!.response)).toMatch(/Snapshot SNAP_\w+ written for session [0-9a-f-]{36} /)
+  }, 150_000)
+
   it('a headless session is captured at AfterAgent, and the handoff request reaches the model once', async () => {
     const from = fake.requests.length
     const r = await gemini(['-p', 'run shell', '--approval-mode', 'yolo', '--output-format', 'json'])
@@ -158,4 +180,51 @@ describe.skipIf(!version)(`real Gemini CLI (${version ?? 'absent'}) with the hoo
     const contexts = texts(first).filter((t) => t.startsWith('<hook_context># Bookmark'))
     expect(contexts).toHaveLength(1) // the one the first prompt carried, replayed from history
   }, 150_000)
+
+  it.skipIf(!tmuxOk)(
+    'interactive (tmux): the compact resume rides with the prompt after a compression',
+    async () => {
+      // No handoff request here: its retry turn would be the last model call, and too small to compress after.
+      await runCli(['config', '--set', 'maxNarrativeBlocks=0', '--project'], { env, cwd: proj })
+      const from = fake.requests.length
+      const session = `bm-gemini-${process.pid}`
+      const vars = Object.entries(env).map(([k, v]) => `${k}=${shq(v ?? '')}`)
+      execFileSync('tmux', [
+        'new-session',
+        '-d',
+        '-s',
+        session,
+        '-x',
+        '160',
+        '-y',
+        '45',
+        `cd ${shq(proj)} && env -i ${vars.join(' ')} ${shq(GEMINI)} --approval-mode yolo; sleep 5`,
+      ])
+      try {
+        const send = async (text: string, turn: number): Promise<void> => {
+          execFileSync('tmux', ['send-keys', '-t', session, text])
+          await sleep(600)
+          execFileSync('tmux', ['send-keys', '-t', session, 'Enter'])
+          for (let i = 0; i < 120 && turns(from).length < turn; i++) await sleep(500)
+          await sleep(2000) // AfterAgent, then the prompt box again
+        }
+        await sleep(8000) // the TUI's start and SessionStart
+        await send('fill context', 1)
+        await send('say hi', 2)
+        await send('say hi again', 3)
+        const [first, second, third] = turns(from)
+        // SessionStart's restore is a user turn of its own before the first prompt (the API request merges them).
+        expect(texts(first!).some((t) => t.startsWith('<hook_context># Bookmark: continuing work in `proj`'))).toBe(true)
+        // Gemini compressed at the start of the second turn: our restore was summarised away, and nothing said so yet.
+        expect(texts(second!).some((t) => t.startsWith('<state_snapshot>'))).toBe(true)
+        expect(texts(second!).some((t) => t.startsWith('<hook_context>'))).toBe(false)
+        const last = third!.body.contents!.at(-1)!.parts.map((p) => p.text ?? '')
+        expect(last[0]).toBe('say hi again')
+        expect(last[1]).toMatch(/^<hook_context># Bookmark: `proj` after compaction\n/)
+      } finally {
+        execFileSync('tmux', ['kill-session', '-t', session])
+      }
+    },
+    150_000,
+  )
 })
