@@ -2,7 +2,7 @@
 // The `bookmark` command. CommonJS (bin/package.json says so): an ES module entry alone costs several
 // percent of a bare Node start, and the hooks are timed against one (docs/BENCHMARKS.md).
 //
-// A hook as installed (`bookmark stop`, nothing else on the line, or `bookmark stop --host codex`) loads its own bundle,
+// A hook as installed (`bookmark stop`, nothing else on the line, or `bookmark stop --host codex|gemini`) loads its own bundle,
 // dist/cli/hook-<name>.cjs, which holds just what that hook does on every call, with V8's code cache:
 // compiling the bundle was the largest part of a hook's own cost, and a cached compile is a fraction of
 // it. The cache lives in <bookmark home>/cache/ (a private folder, never through a symlink), one file per
@@ -22,9 +22,9 @@
 const HOOKS = ['stop', 'check', 'restore', 'precompact']
 const CACHE_RUNS = 3
 const command = process.argv[2]
-// `bookmark stop --host codex`: the line setup writes for Codex CLI (src/cli/hook-main.ts reads the host).
-const codex = process.argv.length === 5 && process.argv[3] === '--host' && process.argv[4] === 'codex'
-if ((process.argv.length === 3 || codex) && HOOKS.includes(command)) {
+// `bookmark stop --host codex` (or gemini): the line setup writes for Codex CLI and Gemini CLI (src/cli/hook-main.ts reads the host).
+const hosted = process.argv.length === 5 && process.argv[3] === '--host' && (process.argv[4] === 'codex' || process.argv[4] === 'gemini')
+if ((process.argv.length === 3 || hosted) && HOOKS.includes(command)) {
   // BOOKMARK_DISABLE=1 (the words src/config/keys.ts accepts for a switch): the hook does nothing, so it loads
   // nothing and writes nothing, not even the code cache. It exits without reading stdin, as `echo` would.
   if (!/^(1|true|yes|on)$/i.test((process.env.BOOKMARK_DISABLE || '').trim())) {

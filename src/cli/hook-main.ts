@@ -27,11 +27,14 @@ function writeAll(fd: number, text: string): void {
 }
 
 /**
- * Who runs the hook: `bookmark <hook> --host codex` (the line setup writes into Codex's hooks.json; bin/bookmark.cjs
- * lets nothing else through), else Claude Code. Codex's host loads only then: Claude Code's hooks never compile it.
+ * Who runs the hook: `bookmark <hook> --host codex|gemini` (the line setup writes for Codex and Gemini CLI;
+ * bin/bookmark.cjs lets nothing else through), else Claude Code. Their hosts load only then: Claude Code's hooks never compile them.
  */
 async function hookHost(argv: readonly string[]): Promise<Host> {
-  return argv[3] === '--host' && argv[4] === 'codex' ? (await import('../hosts/codex/host.js')).codexHost : claudeHost
+  if (argv[3] !== '--host') return claudeHost
+  if (argv[4] === 'codex') return (await import('../hosts/codex/host.js')).codexHost
+  if (argv[4] === 'gemini') return (await import('../hosts/gemini/host.js')).geminiHost
+  return claudeHost
 }
 
 export async function runInstalledHook(name: HookName, body: HookBody): Promise<void> {

@@ -12,7 +12,7 @@ import { HOOKS, hookBody } from '../hooks/names.js'
 import { runHook } from '../hooks/run.js'
 import { readStdin } from './stdin.js'
 import { configCommand, pointHome } from './admin.js'
-import { setupCommand, uninstallCommand } from '../setup/index.js'
+import { type SetupHost, setupCommand, uninstallCommand } from '../setup/index.js'
 import { serve } from '../mcp/server.js'
 import { doctor } from '../doctor/doctor.js'
 import { DoctorFailed, doctorText } from './doctor-text.js'
@@ -369,8 +369,23 @@ export function buildProgram(io: Io): Command {
   program
     .command('mcp')
     .description('serve the bookmark tools over MCP (JSON-RPC on stdio) until stdin closes')
-    .action(async () => {
-      await serve({ deps: io.deps, cwd: io.cwd, version: io.version, input: io.stdin, output: process.stdout, log: io.deps.log })
+    .addOption(
+      new Option('--host <host>', 'the agent that starts the server: whose sessions bookmark_snapshot captures (default: claude)').choices([
+        'claude',
+        'codex',
+        'gemini',
+      ]),
+    )
+    .action(async (opts: { host?: HostId }) => {
+      await serve({
+        deps: io.deps,
+        cwd: io.cwd,
+        version: io.version,
+        input: io.stdin,
+        output: process.stdout,
+        log: io.deps.log,
+        ...(opts.host ? { host: hostOf(opts.host) } : {}),
+      })
     })
 
   program
@@ -391,7 +406,7 @@ export function buildProgram(io: Io): Command {
       .option('--cwd <dir>', 'the session working directory (overrides the payload)')
       .option('--transcript <path>', 'the session transcript (overrides the payload)')
       .option('--session-id <id>', 'the session id (overrides the payload)')
-      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex']))
+      .addOption(new Option('--host <host>', 'the agent that runs the hook (default: claude)').choices(['claude', 'codex', 'gemini']))
       .action(async (opts: { cwd?: string; transcript?: string; sessionId?: string; host?: HostId }) => {
         io.hookRan = true
         const { host, ...flags } = opts
@@ -414,7 +429,7 @@ export function buildProgram(io: Io): Command {
   program
     .command('setup')
     .description(
-      "wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); with --host codex (or when Codex CLI is installed) into $CODEX_HOME/hooks.json, trusted in its config.toml; touches nothing else in the files",
+      "wire the four hooks into Claude Code's ~/.claude/settings.json (--project: the project's .claude/settings.local.json) and allow the model to write its handoff there (permissions.allow); with --host codex (or when Codex CLI is installed) into $CODEX_HOME/hooks.json, trusted in its config.toml; with --host gemini (or when Gemini CLI is installed) three hooks and the MCP server into ~/.gemini/settings.json; touches nothing else in the files",
     )
     .option('--project', 'write <project>/.claude/settings.local.json instead of the user settings')
     .option('--dry-run', 'print what would change, write nothing')
@@ -428,10 +443,10 @@ export function buildProgram(io: Io): Command {
     .addOption(
       new Option(
         '--host <host>',
-        'claude (~/.claude/settings.json) or codex ($CODEX_HOME/hooks.json, trusted in its config.toml); default: Claude Code, and Codex CLI when it is installed',
-      ).choices(['claude', 'codex']),
+        'claude (~/.claude/settings.json), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json, hooks and mcpServers); default: Claude Code, and Codex CLI and Gemini CLI when they are installed',
+      ).choices(['claude', 'codex', 'gemini']),
     )
-    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell'; host?: 'claude' | 'codex' }) => {
+    .action(async (opts: { project?: boolean; dryRun?: boolean; json?: boolean; hookForm?: 'exec' | 'shell'; host?: SetupHost }) => {
       io.out(await setupCommand(opts, { cwd: io.cwd, deps: io.deps }))
     })
 
@@ -444,12 +459,12 @@ export function buildProgram(io: Io): Command {
     .option('--dry-run', 'print what would change, write nothing')
     .option('--json', 'print the result as JSON')
     .addOption(
-      new Option('--host <host>', "claude (default) or codex: Codex CLI's hooks.json and the trust setup added to its config.toml").choices([
-        'claude',
-        'codex',
-      ]),
+      new Option(
+        '--host <host>',
+        "claude (default), codex (Codex CLI's hooks.json and the trust setup added to its config.toml) or gemini (~/.gemini/settings.json: the hooks and the MCP server)",
+      ).choices(['claude', 'codex', 'gemini']),
     )
-    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean; host?: 'claude' | 'codex' }) => {
+    .action(async (opts: { project?: boolean; purge?: boolean; yes?: boolean; dryRun?: boolean; json?: boolean; host?: SetupHost }) => {
       io.out(await uninstallCommand(opts, { cwd: io.cwd, deps: io.deps, stdin: io.stdin }))
     })
 

@@ -18,6 +18,7 @@ import { StoreReader } from '../store/reader.js'
 import type { Check, DoctorReport } from './check.js'
 import { trustChecks } from './trust.js'
 import { codexChecks } from './codex.js'
+import { geminiChecks } from './gemini.js'
 import { type WiredHook, probeHooks } from './probe.js'
 import { EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
 import { hookEntry } from '../setup/hooks.js'
@@ -322,9 +323,10 @@ export async function doctor(cwd: string, deps: Deps): Promise<DoctorReport> {
 
   const claudeHooks = await hookChecks(home ? undefined : choice.root, deps)
   const codex = await codexChecks(deps.env)
-  // Someone who uses Codex CLI alone is not missing Claude Code's hooks.
-  if (codex.wired) for (const c of claudeHooks) if (c.id === 'hooks' && c.message.startsWith('no session-bookmark hooks')) c.status = 'info'
-  checks.push(...claudeHooks, ...codex.checks)
+  const gemini = await geminiChecks(deps.env)
+  // Someone who uses Codex CLI or Gemini CLI alone is not missing Claude Code's hooks.
+  if (codex.wired || gemini.wired) for (const c of claudeHooks) if (c.id === 'hooks' && c.message.startsWith('no session-bookmark hooks')) c.status = 'info'
+  checks.push(...claudeHooks, ...codex.checks, ...gemini.checks)
   checks.push(...(await handoffPermissionChecks(home ? undefined : choice.root, deps)))
 
   if (!home) {

@@ -13,6 +13,10 @@ import { isFile } from '../store/fs.js'
 
 export async function checkHook(ctx: HookContext): Promise<unknown | undefined> {
   if (ctx.homeScope) return undefined
+  if (ctx.host.id === 'gemini') {
+    const answer = await (await import('./gemini-turn.js')).geminiTurn(ctx)
+    if (answer !== undefined) return answer
+  }
   const { config } = ctx.cfg.resolved
   let transcript = ctx.transcript
   let sessionId = ctx.sessionId

@@ -8,7 +8,8 @@ import { compactResume, prepareAfterCapture } from './restore.js'
 import type { HookContext } from './run.js'
 
 export async function precompactHook(ctx: HookContext): Promise<undefined> {
-  if (ctx.homeScope) return undefined
+  // Gemini CLI fires PreCompress before every model call, compressed or not: its BeforeAgent finds compressions.
+  if (ctx.homeScope || ctx.host.id === 'gemini') return undefined
   const result = await capture(
     {
       host: ctx.host,

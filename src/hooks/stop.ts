@@ -8,6 +8,12 @@ import { capture, storeOptions } from '../capture/capture.js'
 import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from '../narrative/judge.js'
 import type { HookContext } from './run.js'
+import { createHash } from 'node:crypto'
+
+/** A prompt's key, not the prompt: the store keeps no request text outside the redacted snapshot. */
+function turnKey(prompt: string): string {
+  return createHash('sha256').update(prompt).digest('hex').slice(0, 16)
+}
 
 export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (ctx.homeScope) return undefined
@@ -30,8 +36,10 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
   if (result.written) await (await import('./restore.js')).prepareAfterCapture(ctx, result) // the restore code loads only then
   const hooks = await new StoreReader(result.projectRoot, ctx.deps.bookmarkHome).readSessionHooks(result.sessionId)
   const view = await viewNarrative(project, ctx.deps.bookmarkHome, result.work, hooks, config, ctx.now, result.written)
+  // Gemini CLI: a retry after our block has the user's prompt again; its stop_hook_active cannot be trusted.
+  const turn = ctx.host.id === 'gemini' && ctx.event.prompt !== undefined ? turnKey(ctx.event.prompt) : undefined
   const decision = decideStop({
-    stopHookActive: ctx.event.stopHookActive === true,
+    stopHookActive: ctx.event.stopHookActive === true || (turn !== undefined && hooks.blockTurn === turn),
     freshness: view.freshness,
     hooks,
     work: view.work,
@@ -50,6 +58,7 @@ export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
     ...h,
     blocks: h.blocks + 1,
     lastBlockAt: blockedAt,
+    ...(turn !== undefined ? { blockTurn: turn } : {}),
   }))
   const [request, { stopBlockReason }] = await Promise.all([
     narrativeRequest(project, ctx.deps.bookmarkHome, result.sessionId, ctx.now, view.freshness.reason),

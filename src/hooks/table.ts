@@ -25,3 +25,16 @@ export const HOOK_TABLE = [
 export type HookName = (typeof HOOK_TABLE)[number]['name']
 /** Claude Code's event each hook runs on; `timeout` is in SECONDS, the unit Claude Code reads. */
 export type HookEvent = (typeof HOOK_TABLE)[number]['event']
+
+/**
+ * Gemini CLI's event for each hook (its hooks read the same bodies): BeforeAgent is its UserPromptSubmit,
+ * AfterAgent its Stop. No PreCompress: Gemini fires it before every model call, so the check hook (BeforeAgent)
+ * finds a compression in the chat file instead.
+ */
+export const GEMINI_EVENTS = [
+  { hook: 'restore', event: 'SessionStart', timeout: 15 },
+  { hook: 'check', event: 'BeforeAgent', timeout: 15 },
+  { hook: 'stop', event: 'AfterAgent', timeout: 60 },
+] as const
+
+export type GeminiEvent = (typeof GEMINI_EVENTS)[number]['event']

@@ -7,6 +7,7 @@ import type { Deps } from '../shared/deps.js'
 import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, type RpcHandler, handleLine } from './protocol.js'
 import { TOOLS, callTool } from './tools.js'
 import type { SearchCache } from '../memory/commands.js'
+import type { Host } from '../hosts/host.js'
 
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
 export const LATEST_VERSION = SUPPORTED_VERSIONS[0]
@@ -18,6 +19,8 @@ export interface ServerOptions {
   input: Readable
   output: Writable
   log: (m: string) => void
+  /** The agent that started the server (`bookmark mcp --host gemini`): whose sessions bookmark_snapshot captures. */
+  host?: Host
 }
 
 /**
@@ -76,7 +79,13 @@ export function createHandler(o: Omit<ServerOptions, 'input' | 'output'>): RpcHa
           }
           if (!TOOLS.some((t) => t.name === p.name))
             throw new RpcError(INVALID_PARAMS, `unknown tool: ${p.name} (tools: ${TOOLS.map((t) => t.name).join(', ')})`)
-          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, { deps: o.deps, cwd: o.cwd, structured, memory })
+          return callTool(p.name, (p.arguments ?? {}) as Record<string, unknown>, {
+            deps: o.deps,
+            cwd: o.cwd,
+            structured,
+            memory,
+            ...(o.host ? { host: o.host } : {}),
+          })
         }
         default:
           throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`)

@@ -3,6 +3,7 @@
  * clear message; annotations are honest (readOnlyHint only where nothing is written).
  */
 import { claudeHost } from '../hosts/claude/host.js'
+import type { Host } from '../hosts/host.js'
 import { resolve } from 'node:path'
 import { restoreText } from '../hooks/restore.js'
 import { hookContext } from '../hooks/run.js'
@@ -30,6 +31,8 @@ export interface ToolContext {
   structured?: boolean
   /** The search index a long-lived server keeps open between calls. */
   memory?: SearchCache
+  /** The agent whose sessions the server captures (default Claude Code). */
+  host?: Host
 }
 
 type Args = Record<string, unknown>
@@ -113,6 +116,7 @@ export const TOOLS: Tool[] = [
         {
           cwd,
           trigger: 'manual',
+          ...(ctx.host ? { host: ctx.host } : {}),
           ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}),
           ...(typeof args.transcript === 'string' ? { transcript: args.transcript } : {}),
         },
@@ -151,7 +155,7 @@ export const TOOLS: Tool[] = [
       const cwd = cwdOf(args, ctx)
       const source = typeof args.source === 'string' ? args.source : 'startup'
       const hc = await hookContext(
-        claudeHost,
+        ctx.host ?? claudeHost,
         { cwd, source, eventName: 'SessionStart', ...(typeof args.session_id === 'string' ? { sessionId: args.session_id } : {}) },
         {},
         ctx.deps,

@@ -19,6 +19,15 @@ export interface SessionHooks {
   compactions: number
   lastCompactAt?: string
   lastIntervalSnapshotAt?: string
+  /**
+   * Gemini CLI: the turn of the last block (a hash of AfterAgent's prompt, which stays the user's on every retry):
+   * its `stop_hook_active` stays false after a retry that used tools, so this is the loop guard there.
+   */
+  blockTurn?: string
+  /** Gemini CLI, headless: when the first BeforeAgent gave the restore (once per session). */
+  restoredAt?: string
+  /** Gemini CLI: how far the chat file was looked through for a compression checkpoint. */
+  chatScan?: { path: string; bytes: number }
 }
 
 export function newSessionHooks(sessionId: string): SessionHooks {

@@ -2,25 +2,23 @@
  * `bookmark setup` and `bookmark uninstall`: wire our four hooks into a Claude Code settings file
  * and take exactly them out again. Returns what to print; errors are SetupError (one line, exit 1).
  */
-import { access, readdir, rm, unlink } from 'node:fs/promises'
+import { access, readdir, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline/promises'
 import type { Readable } from 'node:stream'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Deps } from '../shared/deps.js'
 import { isHomeScope } from '../shared/deps.js'
-import { ChangedError } from '../store/atomic.js'
 import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
 import { withLock } from '../store/lock.js'
 import { LockTimeoutError, SetupError } from '../shared/errors.js'
 import { findProjectRoot } from '../repo/root.js'
 import { type ClaudeFound, EXEC_FORM_SINCE, atLeast, findClaude } from '../hosts/claude/version.js'
-import { HOOK_EVENTS, type HookEvent, type HookForm, type Launch } from './hooks.js'
+import { HOOK_EVENTS, type HookForm, type Launch } from './hooks.js'
 import { inspectSettings } from './inspect.js'
 import { JsonParseError } from './jsonedit.js'
 import { handoffRules } from './permission.js'
 import { type EventChange, type SetupPlan, SettingsShapeError, type UninstallPlan, planSetup, planUninstall } from './plan.js'
 import {
-  type SettingsFile,
   assertInsideProject,
   assertWritable,
   currentLaunch,
@@ -31,8 +29,6 @@ import {
   readSettings,
   removeEmptyDirs,
   userSettingsPath,
-  writeBackup,
-  writeSettings,
 } from './settings.js'
 import { type SetupRecord, readRecord, updateRecord } from './state.js'
 import {
@@ -45,6 +41,11 @@ import {
   untrustCodexHooks,
 } from './codex-setup.js'
 import { codexHooksPath } from './codex.js'
+import { geminiFound, geminiSetupLines, geminiUninstallLine } from './gemini-setup.js'
+import { geminiSettingsPath } from './gemini.js'
+import { editFresh, replaceWithBackup } from './edit.js'
+
+export { editFresh, replaceWithBackup } from './edit.js'
 import { emptyCreated } from './plan.js'
 
 export interface SetupContext {
@@ -69,7 +70,11 @@ interface Target {
   backupDir?: string
 }
 
-async function target(project: boolean | undefined, ctx: SetupContext, host?: 'claude' | 'codex'): Promise<Target> {
+async function target(project: boolean | undefined, ctx: SetupContext, host?: SetupHost): Promise<Target> {
+  if (host === 'gemini') {
+    if (project) throw new SetupError('--project wires Claude Code only: bookmark wires Gemini CLI in the user settings (leave out --project)')
+    return { path: geminiSettingsPath(ctx.deps.env), scope: 'user' }
+  }
   if (host === 'codex') {
     if (project) throw new SetupError('--project wires Claude Code only: Codex CLI reads its hooks from $CODEX_HOME/hooks.json (leave out --project)')
     return { path: codexHooksPath(ctx.deps.env), scope: 'user' }
@@ -98,51 +103,10 @@ function explain(path: string, e: unknown): never {
   throw e
 }
 
-/** How many times an edit starts again from a fresh read when another program saved the file meanwhile. */
-const EDIT_TRIES = 5
-
-const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 20)))
-
-/**
- * Reads the file and runs `edit` on it, under the caller's lock. The lock keeps other bookmark processes
- * out, not Claude Code or an editor: when one of them saves between the read and the write (ChangedError),
- * the edit starts again from what is on disk, so their change is kept; past EDIT_TRIES it gives up.
- */
-export async function editFresh<T>(path: string, edit: (file: SettingsFile) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const file = await readSettings(path)
-    try {
-      return await edit(file)
-    } catch (e) {
-      // The pause lets a save in progress finish; its jitter keeps two writers from meeting again in step.
-      if (e instanceof ChangedError) await pause(attempt)
-      else if (e instanceof JsonParseError) {
-        // Text that does not parse may be a save caught halfway (a writer that truncates, then writes): the file's own only if it stays.
-        await pause(attempt)
-        if ((await readSettings(path)).text === file.text) throw e
-      } else throw e
-      if (attempt >= EDIT_TRIES) {
-        throw new SetupError(
-          `${path} changed while bookmark was editing it (${attempt} tries): another program (Claude Code?) keeps saving it; nothing was written, run the command again`,
-        )
-      }
-    }
-  }
-}
-
-/** Writes `text` with a backup of what it replaces; the backup goes again when the write finds the file changed. */
-export async function replaceWithBackup(file: SettingsFile, text: string, now: Date, backupDir: string | undefined): Promise<string | null> {
-  const backup = file.text !== undefined ? await writeBackup(file.path, file.text, now, backupDir) : null
-  try {
-    await writeSettings(file, text)
-  } catch (e) {
-    if (backup && e instanceof ChangedError) await unlink(backup).catch(() => undefined)
-    throw e
-  }
-  return backup
-}
-
 // ---------------------------------------------------------------------------------------------- setup
+
+/** The agents setup wires. */
+export type SetupHost = 'claude' | 'codex' | 'gemini'
 
 export interface SetupOptions {
   project?: boolean
@@ -151,7 +115,7 @@ export interface SetupOptions {
   /** The hook form to write; default: the one the Claude Code on PATH understands. */
   hookForm?: HookForm
   /** Default claude. */
-  host?: 'claude' | 'codex'
+  host?: SetupHost
 }
 
 export interface SetupResult {
@@ -160,7 +124,8 @@ export interface SetupResult {
   scope: 'user' | 'project'
   dryRun: boolean
   changed: boolean
-  events: Record<HookEvent, EventChange>
+  /** By the host's own event names. */
+  events: Record<string, EventChange>
   backup: string | null
   createdFile: boolean
   node: string
@@ -174,7 +139,9 @@ export interface SetupResult {
   permissions: { rules: string[]; added: string[] }
   /** With --dry-run: the text the file would have. */
   preview?: string
-  host: 'claude' | 'codex'
+  host: SetupHost
+  /** Gemini CLI: this run registered `bookmark mcp` in `mcpServers`. */
+  mcp?: boolean
   /** Codex CLI: the hooks' trust and the MCP server in config.toml. */
   codex?: CodexTrustResult
 }
@@ -192,6 +159,8 @@ function mergeRecord(old: SetupRecord | undefined, plan: SetupPlan, dirs: string
       permissions: (old.created.permissions ?? false) || (plan.created.permissions ?? false),
       allow: (old.created.allow ?? false) || (plan.created.allow ?? false),
       rules: [...new Set([...(old.created.rules ?? []), ...(plan.created.rules ?? [])])],
+      ...((old.created.mcpServers ?? plan.created.mcpServers) ? { mcpServers: true } : {}),
+      ...((old.created.mcp ?? plan.created.mcp) ? { mcp: true } : {}),
     },
     createdDirs: old.createdDirs.length > 0 ? old.createdDirs : dirs,
     node: launch.node,
@@ -202,7 +171,7 @@ function mergeRecord(old: SetupRecord | undefined, plan: SetupPlan, dirs: string
 
 function actionOf(plan: SetupPlan): SetupResult['action'] {
   if (!plan.changed) return 'unchanged'
-  return !plan.hadOurs && HOOK_EVENTS.every((e) => plan.events[e] === 'added') ? 'wired' : 'updated'
+  return !plan.hadOurs && Object.values(plan.events).every((c) => c === 'added') ? 'wired' : 'updated'
 }
 
 /**
@@ -228,12 +197,14 @@ async function pickForm(
 
 export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<SetupResult> {
   const codex = opts.host === 'codex'
+  const gemini = opts.host === 'gemini'
   const { path, scope, root, backupDir } = await target(opts.project, ctx, opts.host)
   const base = ctx.launch ?? currentLaunch()
-  // Codex runs one shell line (no args) and has no permission rules: the model writes the handoff with apply_patch.
-  const picked = codex ? { form: 'shell' as const, claude: undefined } : await pickForm(opts.hookForm, base, ctx.deps.env)
-  const launch: Launch = { ...base, form: picked.form, ...(codex ? { host: 'codex' as const } : {}) }
-  const rules = codex ? [] : root ? handoffRules({ scope: 'project', root }) : handoffRules({ scope: 'user', bookmarkHome: resolve(ctx.deps.bookmarkHome) })
+  // Codex and Gemini run one shell line (no args) and have no permission rules for bookmark to add.
+  const picked = codex || gemini ? { form: 'shell' as const, claude: undefined } : await pickForm(opts.hookForm, base, ctx.deps.env)
+  const launch: Launch = { ...base, form: picked.form, ...(codex ? { host: 'codex' as const } : gemini ? { host: 'gemini' as const } : {}) }
+  const rules =
+    codex || gemini ? [] : root ? handoffRules({ scope: 'project', root }) : handoffRules({ scope: 'user', bookmarkHome: resolve(ctx.deps.bookmarkHome) })
   const prior = codex ? (await readRecord(ctx.deps.bookmarkHome, path))?.codex : undefined
   try {
     await access(launch.entry)
@@ -256,7 +227,8 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
     notes: 'note' in picked && picked.note ? [...plan.notes, picked.note] : codex ? [] : [...plan.notes],
     permissions: { rules, added: plan.rulesAdded },
     ...(opts.dryRun ? { preview: plan.after } : {}),
-    host: codex ? 'codex' : 'claude',
+    host: opts.host ?? 'claude',
+    ...(gemini ? { mcp: plan.created.mcp === true } : {}),
   })
   // Codex runs a hook only while config.toml trusts exactly its command: trusted once the hooks are written.
   const trust = async (out: SetupResult, hooksText: string): Promise<SetupResult> => {
@@ -306,6 +278,7 @@ export async function runSetup(opts: SetupOptions, ctx: SetupContext): Promise<S
       }),
     )
     if (codex) return await trust(out, (await readSettings(path)).text ?? '')
+    if (gemini) return out
     out.notes.push(...(await otherScopeNotes(scope, ctx)))
     if (root && (await gitIgnores(root, relative(root, path))) === false) {
       out.notes.push(`git does not ignore ${relative(root, path)}: it holds absolute paths of this machine, add it to .gitignore so it is not committed`)
@@ -334,16 +307,19 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 export function setupText(r: SetupResult): string {
   if (r.host === 'codex') return codexSetupLines(r, setupTextOf(r)).join('\n')
+  if (r.host === 'gemini') return geminiSetupLines(r, setupTextOf(r)).join('\n')
   return setupTextOf(r)
 }
 
 function setupTextOf(r: SetupResult): string {
-  const changed = HOOK_EVENTS.filter((e) => r.events[e] !== 'unchanged')
+  const changed = Object.keys(r.events).filter((e) => r.events[e] !== 'unchanged')
   const backup = r.backup ? ` (backup: ${r.backup})` : r.createdFile && r.changed ? ' (new file)' : ''
   let line: string
   if (r.action === 'unchanged') line = `already set up ${r.path}`
-  else if (r.action === 'wired') line = r.dryRun ? `would wire 4 hooks into ${r.path}` : `wired 4 hooks into ${r.path}${backup}`
-  else
+  else if (r.action === 'wired') {
+    const n = Object.keys(r.events).length
+    line = r.dryRun ? `would wire ${n} hooks into ${r.path}` : `wired ${n} hooks into ${r.path}${backup}`
+  } else
     line = `${r.dryRun ? 'would update' : 'updated'} ${r.path}${changed.length ? `: ${changed.map((e) => `${e} ${r.events[e]}`).join(', ')}` : ''}${r.dryRun ? '' : backup}`
   const lines = [line]
   if (r.permissions.added.length > 0)
@@ -353,13 +329,24 @@ function setupTextOf(r: SetupResult): string {
   return lines.join('\n')
 }
 
-/** Without --host: Claude Code as always, and Codex CLI too when it is installed (saying how it was found). */
+/** Without --host: Claude Code as always, and Codex CLI and Gemini CLI too when they are installed (saying how each was found). */
 export async function setupCommand(opts: SetupOptions, ctx: SetupContext): Promise<string> {
   const r = await runSetup(opts, ctx)
-  const found = opts.host === undefined && !opts.project ? await codexFound(ctx.deps.env) : undefined
-  if (!found) return opts.json ? JSON.stringify(r, null, 2) : setupText(r)
-  const c = await runSetup({ ...opts, host: 'codex' }, ctx)
-  return opts.json ? JSON.stringify({ ...r, also: [c] }, null, 2) : [setupText(r), `Codex CLI found (${found}):`, setupText(c)].join('\n')
+  const auto = opts.host === undefined && !opts.project
+  const others: [SetupHost, string, string | undefined][] = [
+    ['codex', 'Codex CLI', auto ? await codexFound(ctx.deps.env) : undefined],
+    ['gemini', 'Gemini CLI', auto ? await geminiFound(ctx.deps.env) : undefined],
+  ]
+  const also: SetupResult[] = []
+  const lines = [setupText(r)]
+  for (const [host, name, found] of others) {
+    if (!found) continue
+    const o = await runSetup({ ...opts, host }, ctx)
+    also.push(o)
+    lines.push(`${name} found (${found}):`, setupText(o))
+  }
+  if (opts.json) return JSON.stringify(also.length ? { ...r, also } : r, null, 2)
+  return lines.join('\n')
 }
 
 // ------------------------------------------------------------------------------------------ uninstall
@@ -371,7 +358,7 @@ export interface UninstallOptions {
   dryRun?: boolean
   json?: boolean
   /** Default claude. */
-  host?: 'claude' | 'codex'
+  host?: SetupHost
 }
 
 export interface UninstallResult {
@@ -390,6 +377,8 @@ export interface UninstallResult {
   purged: string[]
   /** Codex CLI: the trust and MCP tables taken out of config.toml. */
   codex?: CodexUntrustResult
+  /** Gemini CLI: `mcpServers.bookmark` was (or would be) taken out. */
+  mcp?: boolean
 }
 
 /** What a project store or the bookmark home may hold; a folder with anything else is not deleted. */
@@ -477,7 +466,9 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
     if (!ok) throw new SetupError('cancelled: nothing was changed')
   }
   const record = await readRecord(ctx.deps.bookmarkHome, path)
+  const gemini = opts.host === 'gemini' ? ('gemini' as const) : undefined
   const result = (plan: UninstallPlan | undefined, backup: string | null, purged: string[]): UninstallResult => ({
+    ...(gemini ? { mcp: plan?.mcp === true } : {}),
     action: plan && plan.removed > 0 ? 'removed' : 'none',
     path,
     scope,
@@ -501,7 +492,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
   }
   const plan = (text: string): UninstallPlan => {
     try {
-      return planUninstall(text, record?.created)
+      return planUninstall(text, record?.created, gemini)
     } catch (e) {
       explain(path, e)
     }
@@ -520,7 +511,7 @@ export async function runUninstall(opts: UninstallOptions, ctx: UninstallContext
       out = await withLock(`${path}.bookmark.lock`, () =>
         editFresh(path, async (file) => {
           if (file.text === undefined) return result(undefined, null, [])
-          const p = planUninstall(file.text, record?.created) // a JsonParseError is explained by the catch below
+          const p = planUninstall(file.text, record?.created, gemini) // a JsonParseError is explained by the catch below
           let backup: string | null = null
           if (p.changed) {
             await assertWritable(file)
@@ -561,6 +552,7 @@ export function uninstallText(r: UninstallResult): string {
   }
   if (r.action === 'removed' && r.rules.length > 0) lines.push(`${verb} the handoff permission: ${r.rules.join(', ')}`)
   if (r.codex) lines.push(codexUninstallLine(r.codex, r.dryRun))
+  if (r.mcp) lines.push(geminiUninstallLine(r.path, r.dryRun))
   for (const d of r.purged) lines.push(`${r.dryRun ? 'would delete' : 'deleted'} ${d}`)
   return lines.join('\n')
 }

@@ -2,7 +2,7 @@
  * Our four hook handlers as they go into a Claude Code settings file, and how to recognise them
  * (ours from this install, an older one, or a shell-form entry written by hand). Pure.
  */
-import { HOOK_TABLE, type HookEvent, type HookName } from '../hooks/table.js'
+import { GEMINI_EVENTS, HOOK_TABLE, type HookEvent, type HookName } from '../hooks/table.js'
 import { isObject } from '../shared/json.js'
 
 export const HOOK_EVENTS: readonly HookEvent[] = HOOK_TABLE.map((h) => h.event)
@@ -28,9 +28,20 @@ export interface Launch {
   entry: string
   /** Default `exec`. */
   form?: HookForm
-  /** Codex CLI: shell form only (its hooks have no `args`), the line ending in `--host codex`. */
-  host?: 'codex'
+  /**
+   * Codex CLI: shell form only (its hooks have no `args`), the line ending in `--host codex`. Gemini CLI: the same,
+   * ending in `--host gemini`, on Gemini's own events (GEMINI_EVENTS), named and with the timeout in milliseconds.
+   */
+  host?: 'codex' | 'gemini'
 }
+
+/** The events a host's settings wire, the hook each runs and its timeout in SECONDS. */
+export function eventsOf(launch: Pick<Launch, 'host'>): readonly { event: string; hook: HookName; timeout: number }[] {
+  return launch.host === 'gemini' ? GEMINI_EVENTS : HOOK_TABLE.map((h) => ({ event: h.event, hook: h.name, timeout: h.timeout }))
+}
+
+/** The name a Gemini handler of ours has: Gemini dedupes by `name:command` and `hooksConfig.disabled` lists names. */
+export const geminiHookName = (hook: HookName): string => `bookmark-${hook}`
 
 /**
  * What node runs (`node -e GUARD <entry> <hook>`): the entry only while it exists, so a package removed
@@ -53,25 +64,38 @@ export interface ShellHandler {
   timeout: number
 }
 
-export type Handler = ExecHandler | ShellHandler
+export interface NamedHandler {
+  name: string
+  type: 'command'
+  command: string
+  timeout: number
+}
+
+export type Handler = ExecHandler | ShellHandler | NamedHandler
 
 /** A word for `sh -c` (and Git Bash): single-quoted unless it is plainly safe. */
 export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
 
-export function desiredHandler(event: HookEvent, launch: Launch): Handler {
-  const { hook, timeout } = OUR_HOOKS[event]
-  if (launch.form === 'shell' || launch.host === 'codex') {
-    const words = [launch.node, '-e', GUARD, launch.entry].map(shellQuote).concat(hook, launch.host === 'codex' ? ['--host', 'codex'] : [])
+export function desiredHandler(event: string, launch: Launch): Handler {
+  const found = eventsOf(launch).find((e) => e.event === event)
+  if (!found) throw new Error(`no bookmark hook runs on ${event}`)
+  const { hook, timeout } = found
+  if (launch.form === 'shell' || launch.host !== undefined) {
+    const words = [launch.node, '-e', GUARD, launch.entry].map(shellQuote).concat(hook, launch.host !== undefined ? ['--host', launch.host] : [])
+    if (launch.host === 'gemini') return { name: geminiHookName(hook), type: 'command', command: words.join(' '), timeout: timeout * 1000 }
     return { type: 'command', command: words.join(' '), timeout }
   }
   return { type: 'command', command: launch.node, args: ['-e', GUARD, launch.entry, hook], timeout }
 }
 
-/** A matcher group with no matcher: it runs for every source / trigger of the event. */
-export function desiredGroup(event: HookEvent, launch: Launch): { hooks: Handler[] } {
-  return { hooks: [desiredHandler(event, launch)] }
+/**
+ * A matcher group with no matcher: it runs for every source / trigger of the event. Gemini's groups say `*`, the
+ * form verified with 0.61.
+ */
+export function desiredGroup(event: string, launch: Launch): { matcher?: string; hooks: Handler[] } {
+  return launch.host === 'gemini' ? { matcher: '*', hooks: [desiredHandler(event, launch)] } : { hooks: [desiredHandler(event, launch)] }
 }
 
 const SHELL_FORM = /bookmark(?:\.cjs)?["']?\s+(restore|check|precompact|stop)(?=$|[\s"';&|)])/

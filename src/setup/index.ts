@@ -1,5 +1,6 @@
 /** Wiring our hooks into Claude Code settings, taking them out again, and reporting on them. */
 export {
+  type SetupHost,
   type SetupOptions,
   type SetupResult,
   type UninstallOptions,

@@ -5,7 +5,8 @@
 import { isObject } from '../shared/json.js'
 import { type PermissionCreated, addRuleStep, removeRuleStep } from './permission.js'
 import { SettingsShapeError, pointer, rootObject, single } from './shape.js'
-import { type HookEvent, HOOK_EVENTS, type HookName, type Launch, OUR_HOOKS, desiredGroup, desiredHandler, ourHookName } from './hooks.js'
+import { type HookName, type Launch, desiredGroup, desiredHandler, eventsOf, ourHookName } from './hooks.js'
+import { geminiHookNotes, mcpStep, unMcpStep } from './gemini.js'
 import {
   type ArrayNode,
   type Edit,
@@ -35,6 +36,10 @@ export interface Created extends PermissionCreated {
   events: string[]
   /** Containers that were empty when setup filled them (JSON pointer -> the whitespace between their brackets). */
   interiors: Record<string, string>
+  /** Gemini CLI: the `mcpServers` key did not exist. */
+  mcpServers?: boolean
+  /** Gemini CLI: setup added `mcpServers.bookmark`. */
+  mcp?: boolean
 }
 
 export function emptyCreated(): Created {
@@ -106,7 +111,8 @@ export interface SetupPlan {
   changed: boolean
   /** Any of our handlers were in the file before (an earlier or older install). */
   hadOurs: boolean
-  events: Record<HookEvent, EventChange>
+  /** By the host's own event names (Claude Code's, or Gemini's: eventsOf). */
+  events: Record<string, EventChange>
   created: Created
   /** Things in the file that stop the hooks from running, for the user to know. */
   notes: string[]
@@ -127,7 +133,9 @@ export function planSetup(text: string | undefined, launch: Launch, rules: reado
   const created = emptyCreated()
   created.file = text === undefined
   const before = text ?? NEW_FILE
-  const events = Object.fromEntries(HOOK_EVENTS.map((e) => [e, 'unchanged'])) as Record<HookEvent, EventChange>
+  const table = eventsOf(launch)
+  const HOOK_EVENTS = table.map((e) => e.event)
+  const events: Record<string, EventChange> = Object.fromEntries(HOOK_EVENTS.map((e) => [e, 'unchanged']))
   let hadOurs = false
   const notes: string[] = []
   {
@@ -135,9 +143,10 @@ export function planSetup(text: string | undefined, launch: Launch, rules: reado
     const hooks = hooksObject(root)
     if (hooks) hadOurs = hooks.members.some((m) => findInEvent(m).length > 0)
     const disabled = member(root, 'disableAllHooks')?.value
-    if (disabled?.kind === 'boolean' && disabled.value === true) {
+    if (disabled?.kind === 'boolean' && disabled.value === true && launch.host !== 'gemini') {
       notes.push('"disableAllHooks": true is set in this file: Claude Code runs no hooks until it is removed')
     }
+    if (launch.host === 'gemini') notes.push(...geminiHookNotes(root))
   }
   const remember = (key: string, interior: string): void => {
     if (!(key in created.interiors)) created.interiors[key] = interior
@@ -164,7 +173,7 @@ export function planSetup(text: string | undefined, launch: Launch, rules: reado
       }
       if (em.value.kind !== 'array') throw new SettingsShapeError(`"hooks.${event}" is not an array`)
       const found = findInEvent(em)
-      const keep = found.find((f) => f.hook === OUR_HOOKS[event].hook)
+      const keep = found.find((f) => f.hook === table.find((t) => t.event === event)?.hook)
       const extra = found.find((f) => f !== keep)
       if (extra) {
         if (events[event] === 'unchanged') events[event] = 'updated'
@@ -184,13 +193,14 @@ export function planSetup(text: string | undefined, launch: Launch, rules: reado
         return replaceValue(current, keep.handler, { ...want, ...Object.fromEntries(extras) }, style)
       }
       // args (exec form) or command (shell form) first: it is what makes the handler recognisably ours while the others change.
-      for (const key of ['args', 'command', 'type', 'timeout'].filter((k) => k in want)) {
+      for (const key of ['args', 'command', 'type', 'timeout', 'name'].filter((k) => k in want)) {
         const m = member(keep.handler, key)
         if (m && deepEqual(toValue(m.value), want[key])) continue
         if (events[event] === 'unchanged') events[event] = 'updated'
         return m ? replaceValue(current, m.value, want[key], style) : insertMember(current, keep.handler, key, want[key], style)
       }
     }
+    if (launch.host === 'gemini') return mcpStep(current, root, style, launch, created, notes)
     return addRuleStep(current, root, style, rules, created)
   }
   let after = before
@@ -214,6 +224,8 @@ export interface UninstallPlan {
   rules: string[]
   /** Setup created the file and nothing else is in it now: delete it. */
   deleteFile: boolean
+  /** Gemini CLI: our `mcpServers.bookmark` was taken out. */
+  mcp?: boolean
 }
 
 /**
@@ -222,8 +234,9 @@ export interface UninstallPlan {
  * then uninstall gives the original bytes. Without a record, containers that only our handlers
  * filled are removed. Throws JsonParseError.
  */
-export function planUninstall(text: string, created: Created | undefined): UninstallPlan {
+export function planUninstall(text: string, created: Created | undefined, host?: 'gemini'): UninstallPlan {
   const interiors = created?.interiors ?? {}
+  const mcp = { removed: false }
   const touched = new Set<string>()
   let removed = 0
   let hooksEmptied = false
@@ -234,6 +247,8 @@ export function planUninstall(text: string, created: Created | undefined): Unins
     if (root.kind !== 'object') return undefined
     const undo = removeRuleStep(root, created, rulesLeft, rules)
     if (undo) return undo
+    const unMcp = host === 'gemini' ? unMcpStep(root, created, mcp) : undefined
+    if (unMcp) return unMcp
     for (const hm of root.members) {
       if (hm.key !== 'hooks' || hm.value.kind !== 'object') continue
       for (const em of hm.value.members) {
@@ -271,5 +286,5 @@ export function planUninstall(text: string, created: Created | undefined): Unins
     const root = parseJson(after)
     deleteFile = root.kind === 'object' && root.members.length === 0
   }
-  return { before: text, after, changed: after !== text || deleteFile, removed, events: [...touched], rules, deleteFile }
+  return { before: text, after, changed: after !== text || deleteFile, removed, events: [...touched], rules, deleteFile, mcp: mcp.removed }
 }

@@ -37,11 +37,11 @@ export async function sandbox(): Promise<Sandbox> {
 }
 
 /**
- * This process's PATH without the folders that hold a `claude` or a `codex` (npm's node_modules/.bin, a user's own
- * install): setup wires Codex too when it finds one, and a test's sandbox has none unless it makes one.
+ * This process's PATH without the folders that hold a `claude`, a `codex` or a `gemini` (npm's node_modules/.bin, a
+ * user's own install): setup wires Codex and Gemini too when it finds them, and a test's sandbox has none unless it makes one.
  */
 export function claudeFreePath(): string[] {
-  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !existsSync(join(d, 'claude')) && !existsSync(join(d, 'codex')))
+  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !['claude', 'codex', 'gemini'].some((b) => existsSync(join(d, b))))
 }
 
 /** Writes `<binDir>/claude`, which answers `--version` with `version` as Claude Code does. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/tmp.js'
 import { sniffHost } from '../codex/sniff.js'
 import { hostOf } from '../index.js'
-import { geminiHost } from './host.js'
+import { GEMINI_CONTEXT_CHARS, geminiHost } from './host.js'
 import { geminiSessionId } from './sniff.js'
 
 const SID = 'b8477778-1e6b-4fde-b1ac-6fabfa2cce57'
@@ -47,6 +47,15 @@ describe('geminiHost answers', () => {
     expect(geminiHost.block('write the handoff')).toEqual({ decision: 'block', reason: 'write the handoff' })
     expect(geminiHost.headless({ GEMINI_SESSION_ID: SID })).toBe(false)
     expect(hostOf('gemini')).toBe(geminiHost)
+  })
+
+  it('keeps its context under GEMINI_CONTEXT_CHARS (Gemini passes any size), cut at a line end', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n')
+    const out = (geminiHost.inject('check', text) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(out.length).toBeLessThanOrEqual(GEMINI_CONTEXT_CHARS)
+    expect(out.length).toBeGreaterThan(GEMINI_CONTEXT_CHARS / 2)
+    expect(out.startsWith('line 0 ')).toBe(true)
+    expect(text.length).toBeGreaterThan(GEMINI_CONTEXT_CHARS)
   })
 })
 

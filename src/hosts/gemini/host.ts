@@ -7,6 +7,11 @@ import type { Host } from '../host.js'
 import { readClaudePayload } from '../claude/payload.js'
 import { parseLine } from './lines.js'
 import { readGeminiChat } from './read.js'
+import { geminiHeadless } from './headless.js'
+import { cutToBudget } from '../../restore/budget.js'
+
+/** Gemini passes any additionalContext whole (60,000 characters were seen): bookmark keeps its own below this. */
+export const GEMINI_CONTEXT_CHARS = 12_000
 
 const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>\s*/g
 
@@ -22,11 +27,13 @@ export const geminiHost: Host = {
     return read
   },
   // The hook's environment is the same for `gemini -p` and the interactive CLI (GEMINI_* variables, no mode):
-  // nothing tells a hook it runs headless. Treated as attended.
-  headless: () => false,
+  // the Gemini process's command line tells (headless.ts).
+  headless: () => geminiHeadless(),
   // SessionStart's context is the interactive restore; BeforeAgent's rides with each prompt (the headless
-  // restore and the check): both verified with 0.61 in exactly this shape.
-  inject: (hook, text) => ({ hookSpecificOutput: { hookEventName: hook === 'restore' ? 'SessionStart' : 'BeforeAgent', additionalContext: text } }),
+  // restore, the compact resume and the check): both verified with 0.61 in exactly this shape.
+  inject: (hook, text) => ({
+    hookSpecificOutput: { hookEventName: hook === 'restore' ? 'SessionStart' : 'BeforeAgent', additionalContext: cutToBudget(text, GEMINI_CONTEXT_CHARS) },
+  }),
   // AfterAgent: the reason comes back to the model as a new user turn.
   block: (reason) => ({ decision: 'block', reason }),
   parseLine,
