@@ -119,6 +119,9 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
       res.setHeader('Allow', 'GET, HEAD')
       throw new HttpError(405, 'the explorer only reads')
     }
+    // The raw path, before URL() folds `..` away: a dot-segment or a path inside an id is a path, never an id.
+    const raw = (req.url ?? '/').split('?')[0]!.split('/').slice(1)
+    if (raw.some((seg) => /^\.\.?$|%2e%2e|%2f|%5c|\\/i.test(seg))) throw new HttpError(400, 'not an id (12 hex digits; never a path)')
     const parts = url.pathname.split('/').slice(1)
     if (parts[0] !== 'api') {
       if (url.pathname === '/') return send(req, res, 200, 'text/html; charset=utf-8', PAGE_HTML)
