@@ -43,11 +43,11 @@ h1{font-size:1.1em;margin:0}h1 a{color:inherit;text-decoration:none}h2{font-size
 form{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}input,select,button{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.15em .4em}
 main{display:grid;grid-template-columns:minmax(12em,18em) 1fr;gap:1em;padding:0 1em 2em}
 @media (max-width:760px){main{grid-template-columns:1fr}}
-main>section{grid-column:2}@media (max-width:760px){main>section{grid-column:1}}
+main>*{min-width:0}main>section{grid-column:2}@media (max-width:760px){main>section{grid-column:1}}
 ul,ol{padding-left:0;list-style:none;margin:0}li{margin:.25em 0}
 button.item{display:block;width:100%;text-align:left;border:1px solid var(--line);padding:.35em .5em;cursor:pointer}
 button.item[aria-current=true]{border-color:var(--acc);outline:1px solid var(--acc)}
-.mute{color:var(--mute);font-size:.9em}#status{padding:0 1em;color:var(--mute);min-height:1em}
+.mute{color:var(--mute);font-size:.9em;overflow-wrap:anywhere}#status{padding:0 1em;color:var(--mute);min-height:1em}
 :focus-visible{outline:2px solid var(--acc);outline-offset:1px}
 #timeline svg{width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
 #timeline text{fill:var(--mute);font-size:11px}
@@ -100,7 +100,7 @@ var projects = []
 function renderProjects(s) {
   var list = $('project-list'); list.replaceChildren()
   projects.forEach(function (p) {
-    list.appendChild(item(p.name, p.sessions + ' sessions · ' + when(p.last) + ' · ' + p.hosts.join(', '), p.id === s.get('p'), function () { go({ p: p.id, s: null, e: null }) }))
+    list.appendChild(item(p.name, p.sessions + (p.sessions === 1 ? ' session · ' : ' sessions · ') + when(p.last) + ' · ' + p.hosts.join(', '), p.id === s.get('p'), function () { go({ p: p.id, s: null, e: null }) }))
   })
   if (projects.length === 0) list.appendChild(el('li', 'Nothing indexed yet: run bookmark index --backfill.', 'mute'))
 }
