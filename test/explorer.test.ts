@@ -2,13 +2,15 @@
  * `bookmark explorer` without a browser: the built CLI in a sandbox, asked over loopback HTTP. Every guard with its
  * status, then composition: an event found by search, and its session's events in time order.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
+import { ghp } from './helpers/fake-secrets.js'
+import { sealedHeader } from './helpers/narrative.js'
 import { CORPUS_PRESENT, claudePath } from './helpers/corpus.js'
 import { startExplorer } from '../src/explorer/server.js'
 import { defaultDeps } from '../src/shared/deps.js'
@@ -177,5 +179,87 @@ describe('bookmark explorer: guards and API', () => {
     await e.closed
     expect(Date.now() - started).toBeGreaterThanOrEqual(250)
     await expect(get(e.port, '/')).rejects.toThrow()
+  })
+})
+
+describe('bookmark explorer: a project with a store', () => {
+  it('shows continuity figures, the sealed handoff (redacted) with its freshness, and the files a session changed', async () => {
+    const sb = await sandbox()
+    const project = await gitRepo(join(sb.dir, 'proj'))
+    const sid = 'cafe0003-0000-4000-8000-000000000000'
+    const base = { sessionId: sid, cwd: project, isSidechain: false }
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', timestamp: '2026-03-02T09:00:00Z', message: { role: 'user', content: 'add the ratchet module' } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        timestamp: '2026-03-02T09:01:00Z',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'tu1', name: 'Write', input: { file_path: join(project, 'src', 'ratchet.ts'), content: 'x\n' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u2',
+        timestamp: '2026-03-02T09:01:05Z',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'File created successfully' }] },
+      },
+    ]
+    const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
+    await mkdir(dir, { recursive: true })
+    const transcriptPath = join(dir, `${sid}.jsonl`)
+    await writeFile(transcriptPath, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const snap = await runCli(['snapshot', '--transcript', transcriptPath, '--session-id', sid, '--cwd', project], { env: sb.env, cwd: project })
+    expect(snap.code, snap.stderr).toBe(0)
+    // What the hooks would have counted: two narrative blocks, one compaction.
+    const home = sb.env.BOOKMARK_HOME!
+    const { stateLayout, sessionHooksPath } = await import('../src/store/layout.js')
+    const { projectId } = await import('../src/trust/key.js')
+    const { ensureKey } = await import('../src/trust/make-key.js')
+    const hooksFile = sessionHooksPath(stateLayout(home, projectId(await ensureKey(home), project)), sid)
+    await mkdir(dirname(hooksFile), { recursive: true })
+    await writeFile(hooksFile, JSON.stringify({ version: 1, sessionId: sid, blocks: 2, compactions: 1 }))
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
+    const header = await sealedHeader(home, project, {
+      scope: 'repo',
+      project: 'proj',
+      repo_path: project,
+      branch: 'main',
+      head,
+      session_id: sid,
+      written: '2026-03-02T10:00:00Z',
+    })
+    await writeFile(
+      join(project, '.bookmark', 'bookmark.context.md'),
+      `${header}\n# Handoff: proj\n\n## Task\nFinish the ratchet module.\n\n## Open items\nGITHUB_TOKEN=${ghp}\n`,
+    )
+    expect((await runCli(['index', '--backfill'], { env: sb.env })).code).toBe(0)
+
+    const ex = await explorer(sb)
+    try {
+      const u = new URL(ex.url)
+      const cookie = String((await get(ex.port, `${u.pathname}${u.search}`)).headers['set-cookie']).split(';')[0]!
+      const c = { Cookie: cookie }
+      const projects = JSON.parse((await get(ex.port, '/api/projects', c)).body) as any[]
+      expect(projects.map((p) => p.name)).toEqual(['proj'])
+      const pid = projects[0].id as string
+      const continuity = JSON.parse((await get(ex.port, `/api/projects/${pid}/continuity`, c)).body)
+      expect(continuity).toMatchObject({ stores: 1, snapshots: 1, sessions: 1, compactions: 1, narrativeBlocks: 2, restoreSizes: null, problems: [] })
+      const sessions = JSON.parse((await get(ex.port, `/api/projects/${pid}/sessions`, c)).body) as any[]
+      expect(sessions.map((s) => [s.title, s.counts.files, s.handoffFresh])).toEqual([['add the ratchet module', 1, true]])
+      const session = JSON.parse((await get(ex.port, `/api/sessions/${sessions[0].id}`, c)).body)
+      expect(session.store).toEqual({ compactions: 1, narrativeBlocks: 2, lastBlockAt: null })
+      expect(session.handoff).toMatchObject({ status: 'sealed', written: '2026-03-02T10:00:00Z', fresh: true })
+      expect(session.handoff.text).toContain('Finish the ratchet module.')
+      expect(session.handoff.text).not.toContain(ghp)
+      expect(session.handoff.text).toContain('GITHUB_TOKEN=[REDACTED')
+      const events = JSON.parse((await get(ex.port, `/api/sessions/${sessions[0].id}/events`, c)).body) as any[]
+      expect(events.filter((e) => e.kind === 'file').map((e) => e.paths)).toEqual([[join(project, 'src', 'ratchet.ts')]])
+    } finally {
+      ex.child.kill('SIGINT')
+    }
   })
 })

@@ -5,6 +5,7 @@
  */
 import { StoreReader } from '../store/reader.js'
 import { readRegistry } from '../store/registry.js'
+import { sameProject } from './handoff.js'
 
 export interface Continuity {
   /** Stores found for the project (its folder, or a folder inside it, captured by this bookmark home). */
@@ -21,14 +22,12 @@ export interface Continuity {
   problems: string[]
 }
 
-const inside = (root: string, project: string): boolean => root === project || root.startsWith(`${project.replace(/\/+$/, '')}/`)
-
 export async function continuityOf(bookmarkHome: string, project: string): Promise<Continuity> {
   const out: Continuity = { stores: 0, snapshots: 0, sessions: 0, compactions: 0, narrativeBlocks: 0, lastSnapshotAt: null, restoreSizes: null, problems: [] }
   const { registry } = await readRegistry(bookmarkHome)
   const roots = new Map<string, Set<string>>()
   for (const e of registry.entries) {
-    if (!inside(e.project, project)) continue
+    if (!sameProject(e.project, project)) continue
     const ss = roots.get(e.project) ?? new Set<string>()
     if (typeof e.sessionId === 'string') ss.add(e.sessionId)
     roots.set(e.project, ss)

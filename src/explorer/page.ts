@@ -29,7 +29,7 @@ export const PAGE_HTML = `<!doctype html>
 <nav id="projects" aria-label="Projects"><h2>Projects</h2><ul id="project-list"></ul></nav>
 <section id="results" aria-label="Search results" hidden><h2>Results</h2><ol id="result-list"></ol></section>
 <section id="sessions" aria-label="Sessions" hidden><h2 id="project-title"></h2><p id="continuity"></p><ul id="session-list"></ul></section>
-<section id="session" aria-label="Session" hidden><h2 id="session-title"></h2><p id="session-meta"></p><p id="resume"></p><div id="timeline"></div><ol id="event-list"></ol></section>
+<section id="session" aria-label="Session" hidden><h2 id="session-title"></h2><p id="session-meta"></p><p id="resume"></p><div id="handoff"></div><div id="timeline"></div><div id="files"></div><ol id="event-list"></ol></section>
 </main>
 </body>
 </html>
@@ -56,6 +56,7 @@ button.item[aria-current=true]{border-color:var(--acc);outline:1px solid var(--a
 #event-list li{border-left:3px solid var(--line);padding:.2em .6em;margin:.4em 0}
 #event-list li.hit{border-left-color:var(--acc);background:color-mix(in srgb,var(--acc) 12%,transparent)}
 #event-list li.kind-error{border-left-color:var(--error)}#event-list li.kind-commit{border-left-color:var(--commit)}
+.trail{font-size:.8em;margin:0 .2em}details{margin:.5em 0}summary{cursor:pointer}code{overflow-wrap:anywhere}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2em 0}a{color:var(--acc)}
 `
 
@@ -120,7 +121,7 @@ function renderSessions(pid) {
     var cur = state().get('s')
     ss.forEach(function (x) {
       var c = x.counts
-      list.appendChild(item(x.title, when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors', x.id === cur, function () { go({ s: x.id, e: null }) }))
+      list.appendChild(item(x.title, when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors' + (x.handoffFresh === true ? ' · handoff fresh' : x.handoffFresh === false ? ' · handoff older than the session' : ''), x.id === cur, function () { go({ s: x.id, e: null }) }))
     })
   })
 }
@@ -146,6 +147,37 @@ function timeline(events, first, last) {
     svg.appendChild(r)
   })
   return svg
+}
+function handoff(h) {
+  var box = el('div')
+  if (!h || h.status === 'none') { box.appendChild(el('p', 'No narrative handoff for this project.', 'mute')); return box }
+  if (h.status === 'unsealed') { box.appendChild(el('p', 'A handoff is there, but it is not proven for this project as it is now: not shown.', 'mute')); return box }
+  var d = el('details')
+  d.appendChild(el('summary', 'Narrative handoff, written ' + whenIso(h.written) + (h.fresh === true ? ' (fresh: after this session)' : h.fresh === false ? ' (older than this session’s last activity)' : '')))
+  d.appendChild(linked(el('div', null, 'text'), h.text || ''))
+  box.appendChild(d)
+  return box
+}
+/** The files the session changed, each with its trail of changes (a change opens its event). */
+function files(events) {
+  var byPath = new Map()
+  events.forEach(function (e) {
+    if (e.kind !== 'file') return
+    ;(e.paths || []).forEach(function (p) { if (!byPath.has(p)) byPath.set(p, []); byPath.get(p).push(e) })
+  })
+  var d = el('details'); d.appendChild(el('summary', 'Files changed (' + byPath.size + ')'))
+  var ul = el('ul', null, 'files')
+  byPath.forEach(function (changes, p) {
+    var li = el('li'); li.appendChild(el('code', p)); li.appendChild(document.createTextNode(' '))
+    changes.forEach(function (e) {
+      var b = el('button', whenIso(e.ts).slice(11) + (e.tool ? ' ' + e.tool : ''), 'trail'); b.type = 'button'
+      b.addEventListener('click', function () { go({ e: e.id }) })
+      li.appendChild(b)
+    })
+    ul.appendChild(li)
+  })
+  d.appendChild(ul)
+  return d
 }
 var shownSession = null
 function renderSession(sid, eid) {
@@ -174,7 +206,9 @@ function renderSession(sid, eid) {
       b.addEventListener('click', function () { navigator.clipboard && navigator.clipboard.writeText(resume).then(function () { status('Copied.') }) })
       rp.appendChild(document.createTextNode(' ')); rp.appendChild(b)
     }
+    $('handoff').replaceChildren(handoff(s.handoff))
     $('timeline').replaceChildren(timeline(events, s.first, s.last))
+    $('files').replaceChildren(files(events))
     var list = $('event-list'); list.replaceChildren()
     events.forEach(function (e) {
       var li = el('li', null, 'kind-' + e.kind); li.id = 'ev-' + e.id; li.tabIndex = -1

@@ -15,9 +15,9 @@ import { readdir } from '../shared/fsp.js'
 import type { Deps } from '../shared/deps.js'
 import { isUserError } from '../shared/errors.js'
 import { StoreReader } from '../store/reader.js'
-import { readRegistry } from '../store/registry.js'
 import { Catalogue, ID, type SessionInfo } from './model.js'
 import { continuityOf } from './continuity.js'
+import { freshFor, handoffOf, storeRootOf } from './handoff.js'
 import { APP_CSS, APP_JS, PAGE_HTML } from './page.js'
 
 export const IDLE_MS = 30 * 60_000
@@ -146,15 +146,15 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
   const sessionView = async (s: SessionInfo): Promise<Record<string, unknown>> => {
     const p = catalogue.project(s.projectId)
     const out: Record<string, unknown> = { ...s, project: p?.name ?? '' }
+    if (!p) return out
+    const handoff = await handoffOf(deps.bookmarkHome, p.path)
+    out.handoff = { ...handoff, fresh: freshFor(handoff, s.last) }
     // Narrative blocks and compactions of this session, when a store of its project captured it.
-    if (p) {
-      const { registry } = await readRegistry(deps.bookmarkHome)
-      const entry = registry.entries.find((e) => e.sessionId === s.session && (e.project === p.path || e.project.startsWith(`${p.path}/`)))
-      if (entry) {
-        const hooks = await new StoreReader(entry.project, deps.bookmarkHome).readSessionHooks(s.session).catch(() => undefined)
-        if (hooks)
-          out.store = { compactions: hooks.compactions, narrativeBlocks: hooks.blocks, lastBlockAt: hooks.lastBlockAt ?? null, snapshotTask: entry.task }
-      }
+    const root = await storeRootOf(deps.bookmarkHome, p.path)
+    if (root !== undefined) {
+      const hooks = await new StoreReader(root, deps.bookmarkHome).readSessionHooks(s.session).catch(() => undefined)
+      if (hooks && (hooks.compactions > 0 || hooks.blocks > 0 || hooks.lastBlockAt !== undefined))
+        out.store = { compactions: hooks.compactions, narrativeBlocks: hooks.blocks, lastBlockAt: hooks.lastBlockAt ?? null }
     }
     return out
   }
@@ -170,7 +170,10 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
       const p = catalogue.project(idOf(rawId))
       if (!p) throw new HttpError(404, 'no such project')
       if (sub === undefined) return p
-      if (sub === 'sessions') return catalogue.sessionsOf(p.id)
+      if (sub === 'sessions') {
+        const handoff = await handoffOf(deps.bookmarkHome, p.path)
+        return catalogue.sessionsOf(p.id).map((s) => ({ ...s, handoffFresh: freshFor(handoff, s.last) }))
+      }
       return continuityOf(deps.bookmarkHome, p.path)
     }
     if (what === 'sessions' && (sub === undefined || sub === 'events')) {
