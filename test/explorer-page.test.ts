@@ -73,6 +73,8 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
   it('lands on the page without the token, walks project, session, timeline, and renders transcript text as text', async () => {
     const page = await context.newPage()
     const dialogs: string[] = []
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
     page.on('dialog', (d) => {
       dialogs.push(d.message())
       void d.dismiss()
@@ -83,13 +85,14 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
     const cookies = await context.cookies()
     expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([['bm_explorer', true, 'Strict']])
     await page.locator('#project-list button', { hasText: 'gearworks' }).waitFor()
-    if (CORPUS_PRESENT) await page.screenshot({ path: join(shots(sb), 'explorer-projects.png') })
 
     // Keyboard: a project opens with Enter.
     await page.locator('#project-list button', { hasText: 'gearworks' }).focus()
     await page.keyboard.press('Enter')
     const session = page.locator('#session-list button', { hasText: 'tune the flywheel damping in gearworks' })
     await session.waitFor()
+    await page.locator('#continuity', { hasText: 'No bookmark store captured this project.' }).waitFor()
+    if (CORPUS_PRESENT) await page.screenshot({ path: join(shots(sb), 'explorer-projects.png') })
     expect(await page.locator('#session-list button').first().innerText()).toContain('3 requests, 0 files, 0 commits, 0 errors')
     await session.click()
     await page.locator('#event-list li').first().waitFor()
@@ -103,6 +106,7 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
     expect(await page.locator('#event-list img').count()).toBe(0)
     expect(await page.locator('#event-list a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['https://example.org/docs'])
     expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
     const title = await page.locator('#timeline rect.mark').first().locator('title').textContent()
     expect(title).toBe('2026-03-01 10:00 request: tune the flywheel damping in gearworks')
     expect(await page.locator('#handoff').innerText()).toBe('No narrative handoff for this project.')

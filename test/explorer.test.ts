@@ -12,6 +12,7 @@ import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { ghp } from './helpers/fake-secrets.js'
 import { sealedHeader } from './helpers/narrative.js'
 import { CORPUS_PRESENT, claudePath } from './helpers/corpus.js'
+import { APP_JS } from '../src/explorer/page.js'
 import { startExplorer } from '../src/explorer/server.js'
 import { defaultDeps } from '../src/shared/deps.js'
 
@@ -96,6 +97,12 @@ describe('bookmark explorer: guards and API', () => {
     expect((await get(ex.port, `${u.pathname}${u.search}`)).status).toBe(403)
   })
 
+  it('serves a script that parses (a broken escape in page.ts would blank the page)', async () => {
+    expect(() => new Function(APP_JS)).not.toThrow()
+    const js = await get(ex.port, '/app.js', { Cookie: cookie })
+    expect([js.status, js.headers['content-type'], js.body]).toEqual([200, 'text/javascript; charset=utf-8', APP_JS])
+  })
+
   it('refuses every request without the cookie, the page included', async () => {
     for (const path of ['/', '/app.js', '/api/projects', '/api/search?q=flywheel']) expect((await get(ex.port, path)).status).toBe(401)
     expect((await get(ex.port, '/', { Cookie: 'bm_explorer=00' })).status).toBe(403)
@@ -142,7 +149,13 @@ describe('bookmark explorer: guards and API', () => {
     expect(gear).toMatchObject({ sessions: 1, hosts: ['claude'], last: Date.parse('2026-03-01T10:20:00Z') })
     const sessions = JSON.parse((await get(ex.port, `/api/projects/${gear.id}/sessions`, c)).body) as any[]
     expect(sessions).toHaveLength(1)
-    expect(sessions[0]).toMatchObject({ id: hits[0].sessionId, session: SID, title: 'tune the flywheel damping in gearworks', counts: { requests: 3 } })
+    expect(sessions[0]).toMatchObject({
+      id: hits[0].sessionId,
+      session: SID,
+      title: 'tune the flywheel damping in gearworks',
+      counts: { requests: 3 },
+      wrapUp: null,
+    })
     const events = JSON.parse((await get(ex.port, `/api/sessions/${hits[0].sessionId}/events`, c)).body) as any[]
     expect(events.map((e) => e.text)).toEqual(['tune the flywheel damping in gearworks', 'now check the sprocket tolerance', HTML])
     expect(events.some((e) => e.id === hits[0].id)).toBe(true)
@@ -164,6 +177,18 @@ describe('bookmark explorer: guards and API', () => {
     expect(events.find((e) => e.id === hits[0].id)).toBeDefined()
     const session = JSON.parse((await get(ex.port, `/api/sessions/${hits[0].sessionId}`, c)).body)
     expect(session).toMatchObject({ project: 'cli', host: 'claude', counts: { requests: 4, errors: 3 } })
+    // Its wrap-up is its last reply, in the session view whole and in the project's list on one line.
+    const replies = events.filter((e) => e.kind === 'reply' && !e.sub)
+    expect(session.wrapUp).toBe(replies[replies.length - 1].text)
+    expect(session.wrapUp.length).toBeGreaterThan(20)
+    const listed = JSON.parse((await get(ex.port, `/api/projects/${session.projectId}/sessions`, c)).body) as any[]
+    expect(listed[0].wrapUp).toBe(
+      session.wrapUp
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 240)
+        .replace(/^(.{239}).+$/, '$1…'),
+    )
   })
 
   it('exits on Ctrl-C', async () => {

@@ -45,6 +45,8 @@ export interface ProjectInfo {
 
 interface SessionState extends SessionInfo {
   marks: Mark[]
+  /** The session's last reply (not a subagent's): its wrap-up. */
+  lastReply?: Mark
   paths: Set<string>
   titled: boolean
 }
@@ -113,6 +115,8 @@ export class Catalogue {
       s.last = Math.max(s.last, ts)
     }
     s.counts.events++
+    const mark = s.marks[s.marks.length - 1]!
+    if (e.kind === 'reply' && !e.sub && (!s.lastReply || !(mark.ts < s.lastReply.ts))) s.lastReply = mark
     if (e.kind === 'request' && !e.sub) {
       s.counts.requests++
       if (s.title === '') s.title = firstLine(e.text)
@@ -157,6 +161,17 @@ export class Catalogue {
   /** The session's id for a host's session (a search hit names those). */
   sessionIdOf(host: string, session: string): string | undefined {
     return this.sessions.get(`${host}\n${session}`)?.id
+  }
+
+  /** The session's last reply, its wrap-up (whole, or cut to `cap` characters on one line). */
+  async wrapUp(id: string, cap?: number): Promise<string | null> {
+    const s = [...this.sessions.values()].find((x) => x.id === id)
+    if (!s?.lastReply) return null
+    const e = await readEventAt(this.m, s.lastReply.segment, s.lastReply.offset, s.lastReply.length)
+    if (!e) return null
+    if (cap === undefined) return e.text
+    const line = e.text.replace(/\s+/g, ' ').trim()
+    return line.length > cap ? `${line.slice(0, cap - 1)}…` : line
   }
 
   /** One session's events in time order (events without a time keep their place in the log). */

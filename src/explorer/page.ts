@@ -29,7 +29,7 @@ export const PAGE_HTML = `<!doctype html>
 <nav id="projects" aria-label="Projects"><h2>Projects</h2><ul id="project-list"></ul></nav>
 <section id="results" aria-label="Search results" hidden><h2>Results</h2><ol id="result-list"></ol></section>
 <section id="sessions" aria-label="Sessions" hidden><h2 id="project-title"></h2><p id="continuity"></p><ul id="session-list"></ul></section>
-<section id="session" aria-label="Session" hidden><h2 id="session-title"></h2><p id="session-meta"></p><p id="resume"></p><div id="handoff"></div><div id="timeline"></div><div id="files"></div><ol id="event-list"></ol></section>
+<section id="session" aria-label="Session" hidden><h2 id="session-title"></h2><p id="session-meta"></p><p id="resume"></p><div id="handoff"></div><div id="wrapup"></div><div id="timeline"></div><div id="files"></div><ol id="event-list"></ol></section>
 </main>
 </body>
 </html>
@@ -47,7 +47,7 @@ main>*{min-width:0}main>section{grid-column:2}@media (max-width:760px){main>sect
 ul,ol{padding-left:0;list-style:none;margin:0}li{margin:.25em 0}
 button.item{display:block;width:100%;text-align:left;border:1px solid var(--line);padding:.35em .5em;cursor:pointer}
 button.item[aria-current=true]{border-color:var(--acc);outline:1px solid var(--acc)}
-.mute{color:var(--mute);font-size:.9em;overflow-wrap:anywhere}#status{padding:0 1em;color:var(--mute);min-height:1em}
+.mute{color:var(--mute);font-size:.9em;overflow-wrap:anywhere;white-space:pre-line}#status{padding:0 1em;color:var(--mute);min-height:1em}
 :focus-visible{outline:2px solid var(--acc);outline-offset:1px}
 #timeline svg{width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
 #timeline text{fill:var(--mute);font-size:11px}
@@ -121,7 +121,7 @@ function renderSessions(pid) {
     var cur = state().get('s')
     ss.forEach(function (x) {
       var c = x.counts
-      list.appendChild(item(x.title, when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors' + (x.handoffFresh === true ? ' · handoff fresh' : x.handoffFresh === false ? ' · handoff older than the session' : ''), x.id === cur, function () { go({ s: x.id, e: null }) }))
+      list.appendChild(item(x.title, (x.wrapUp ? 'Last reply: ' + x.wrapUp + '\\n' : '') + when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors' + (x.handoffFresh === true ? ' · handoff fresh' : x.handoffFresh === false ? ' · handoff older than the session' : ''), x.id === cur, function () { go({ s: x.id, e: null }) }))
     })
   })
 }
@@ -207,6 +207,8 @@ function renderSession(sid, eid) {
       rp.appendChild(document.createTextNode(' ')); rp.appendChild(b)
     }
     $('handoff').replaceChildren(handoff(s.handoff))
+    var w = $('wrapup'); w.replaceChildren()
+    if (s.wrapUp) { var wd = el('details'); wd.appendChild(el('summary', 'How it ended: the last reply')); wd.appendChild(linked(el('div', null, 'text'), s.wrapUp)); w.appendChild(wd) }
     $('timeline').replaceChildren(timeline(events, s.first, s.last))
     $('files').replaceChildren(files(events))
     var list = $('event-list'); list.replaceChildren()

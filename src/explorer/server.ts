@@ -145,7 +145,7 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
 
   const sessionView = async (s: SessionInfo): Promise<Record<string, unknown>> => {
     const p = catalogue.project(s.projectId)
-    const out: Record<string, unknown> = { ...s, project: p?.name ?? '' }
+    const out: Record<string, unknown> = { ...s, project: p?.name ?? '', wrapUp: await catalogue.wrapUp(s.id) }
     if (!p) return out
     const handoff = await handoffOf(deps.bookmarkHome, p.path)
     out.handoff = { ...handoff, fresh: freshFor(handoff, s.last) }
@@ -172,7 +172,9 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
       if (sub === undefined) return p
       if (sub === 'sessions') {
         const handoff = await handoffOf(deps.bookmarkHome, p.path)
-        return catalogue.sessionsOf(p.id).map((s) => ({ ...s, handoffFresh: freshFor(handoff, s.last) }))
+        const out = []
+        for (const s of catalogue.sessionsOf(p.id)) out.push({ ...s, wrapUp: await catalogue.wrapUp(s.id, 240), handoffFresh: freshFor(handoff, s.last) })
+        return out
       }
       return continuityOf(deps.bookmarkHome, p.path)
     }
