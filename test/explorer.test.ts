@@ -117,6 +117,9 @@ describe('bookmark explorer: guards and API', () => {
     expect((await get(ex.port, '/api/projects', { ...c, Origin: 'http://evil.example' })).status).toBe(403)
     expect((await get(ex.port, '/api/projects', { ...c, Origin: `http://127.0.0.1:${ex.port}` })).status).toBe(200)
     expect((await get(ex.port, '/api/projects', { ...c, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    // Another port of 127.0.0.1 is the same site: its requests carry the cookie, and are refused all the same.
+    expect((await get(ex.port, '/api/projects', { ...c, 'Sec-Fetch-Site': 'same-site' })).status).toBe(403)
+    expect((await get(ex.port, '/', { ...c, 'Sec-Fetch-Site': 'none' })).status).toBe(200)
     expect((await get(ex.port, '/api/projects', { ...c, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200)
     for (const m of ['POST', 'PUT', 'DELETE', 'PATCH']) expect((await get(ex.port, '/api/projects', c, m)).status).toBe(405)
     const head = await get(ex.port, '/', c, 'HEAD')

@@ -102,9 +102,11 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
     const origin = req.headers.origin
     if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) throw new HttpError(403, 'foreign origin')
-    if (req.headers['sec-fetch-site'] === 'cross-site') throw new HttpError(403, 'cross-site request')
+    // same-site covers another port of 127.0.0.1, which a SameSite cookie does not tell apart: refused too.
+    const site = req.headers['sec-fetch-site']
+    if (site === 'cross-site' || site === 'same-site') throw new HttpError(403, 'cross-site request')
     const given = url.searchParams.get('token')
-    if (given !== null && url.pathname === '/') {
+    if (given !== null && url.pathname === '/' && req.method === 'GET') {
       if (token === undefined || !same(given, token)) throw new HttpError(403, 'this token is not valid (it works once)')
       token = undefined
       res.setHeader('Set-Cookie', `${COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`)
