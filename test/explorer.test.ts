@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { request } from 'node:http'
+import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -207,6 +208,26 @@ describe('bookmark explorer: guards and API', () => {
     await e.closed
     expect(Date.now() - started).toBeGreaterThanOrEqual(250)
     await expect(get(e.port, '/')).rejects.toThrow()
+  })
+})
+
+describe('bookmark explorer: the browser', () => {
+  it('opens the printed address with the platform opener, and serves without one', async () => {
+    const sb = await sandbox()
+    const bin = join(sb.dir, 'bin')
+    const opened = join(sb.dir, 'opened.txt')
+    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > '${opened}'\n`, { mode: 0o755 })
+    const child = spawn(process.execPath, [BIN, 'explorer'], { env: sb.env, cwd: sb.home, stdio: ['ignore', 'pipe', 'pipe'] })
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve))
+    for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100))
+    expect(readFileSync(opened, 'utf8').trim()).toBe(url)
+    child.kill('SIGINT')
+    // No opener on PATH at all: the address is printed and served all the same.
+    const bare = spawn(process.execPath, [BIN, 'explorer'], { env: { ...sb.env, PATH: '/nonexistent' }, cwd: sb.home, stdio: ['ignore', 'pipe', 'pipe'] })
+    const second = await new Promise<string>((resolve) => createInterface({ input: bare.stdout! }).once('line', resolve))
+    const u = new URL(second)
+    expect((await get(Number(u.port), `${u.pathname}${u.search}`)).status).toBe(303)
+    bare.kill('SIGINT')
   })
 })
 
