@@ -30,6 +30,8 @@ import { captureText, demoText, indexText, registryText, statusText } from './ou
 import { digestNone, recordWrapup, wrapupDigest } from '../memory/wrapup-command.js'
 import { digestText, inputFromFlags, parseWrapupInput, wrapupText } from '../memory/wrapup.js'
 import { InputError } from '../shared/errors.js'
+import { startExplorer } from '../explorer/server.js'
+import { openBrowser } from '../explorer/open.js'
 import { eventText, getEvent, hitsText, indexText as memoryIndexText, orientText, runIndex, runOrient, runSearch, scopeNote } from '../memory/commands.js'
 
 export interface Io {
@@ -365,6 +367,27 @@ export function buildProgram(io: Io): Command {
         )
       },
     )
+
+  program
+    .command('explorer')
+    .description(
+      'a local page (127.0.0.1 only) to look through every project, its sessions, one session’s timeline, and search; stops on Ctrl-C or after 30 minutes unused',
+    )
+    .option('--port <n>', 'listen on this port (default: a free one)', positiveInt)
+    .option('--no-open', 'do not open the browser')
+    .option('--print-url', 'print the address only (it is the first line of the output anyway)')
+    .action(async (opts: { port?: number; open?: boolean; printUrl?: boolean }) => {
+      const ex = await startExplorer({ deps: io.deps, ...(opts.port !== undefined ? { port: opts.port } : {}) })
+      io.out(ex.url)
+      if (!opts.printUrl) io.deps.log('explorer: open the address above (it works once); Ctrl-C stops it')
+      if (opts.open !== false) openBrowser(ex.url)
+      const stop = (): void => void ex.close()
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+      await ex.closed
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    })
 
   program
     .command('mcp')

@@ -186,7 +186,7 @@ function timeFilters(q: { since?: number; before?: number }, opts: SearchOptions
 }
 
 /** The index, caught up with the transcripts: kept open in `cache` while its manifest does not change. */
-async function readyIndex(m: MemoryLayout, deps: Deps, cache: SearchCache | undefined): Promise<OpenIndex> {
+export async function readyIndex(m: MemoryLayout, deps: Deps, cache: SearchCache | undefined): Promise<OpenIndex> {
   const now = deps.now().getTime()
   if (!cache || cache.caughtUpAt === undefined || now - cache.caughtUpAt >= CATCH_UP_EVERY_MS) {
     await catchUp(m, deps)
