@@ -36,13 +36,18 @@ const searchJson = async (sb: Sandbox, ...args: string[]): Promise<any[]> => {
   expect(r.code).toBe(0)
   return JSON.parse(r.stdout) as any[]
 }
+/** The committed events, as a reader sees them: the current segment only up to log.json's commit point. */
 const logLines = (sb: Sandbox): string[] => {
   const dir = join(sb.env.BOOKMARK_HOME!, 'memory', 'events')
-  return readdirSync(dir).flatMap((f) =>
-    readFileSync(join(dir, f), 'utf8')
+  const state = JSON.parse(readFileSync(join(sb.env.BOOKMARK_HOME!, 'memory', 'log.json'), 'utf8')) as { segment: number; committed: number }
+  return readdirSync(dir).flatMap((f) => {
+    const bytes = readFileSync(join(dir, f))
+    const upTo = Number.parseInt(f, 10) === state.segment ? bytes.subarray(0, state.committed) : bytes
+    return upTo
+      .toString('utf8')
       .split('\n')
-      .filter((l) => l !== ''),
-  )
+      .filter((l) => l !== '')
+  })
 }
 const ids = (sb: Sandbox): string[] => logLines(sb).map((l) => (JSON.parse(l) as { id: string }).id)
 /** The events as another sandbox would hold them too (ids and paths differ between sandboxes). */
