@@ -15,33 +15,16 @@ import type {
   TranscriptEntry,
   Usage,
 } from '../../transcript/types.js'
+import { SKIPPED, jsonLineParser } from '../../transcript/json-line.js'
 
 /** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
 export const RESULT_TEXT_CAP = 8_000
-
-const SKIPPED: ParsedLine = { entries: [], ok: false }
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0
 }
 
-export function parseLine(text: string, line: number): ParsedLine {
-  const trimmed = text.trim()
-  if (trimmed === '') return { entries: [], ok: true }
-  if (trimmed[0] !== '{') return SKIPPED
-  let record: unknown
-  try {
-    record = JSON.parse(trimmed)
-  } catch {
-    return SKIPPED
-  }
-  if (!isObject(record)) return SKIPPED
-  try {
-    return parseRecord(record, line)
-  } catch {
-    return SKIPPED
-  }
-}
+export const parseLine = jsonLineParser((record, line) => parseRecord(record, line))
 
 /*
  * Entries are built as object literals that name every field, in one order, with `undefined` for what a line

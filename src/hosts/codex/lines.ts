@@ -12,26 +12,9 @@
 import { type Json, isObject, str } from '../../shared/json.js'
 import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, ParsedLine, ToolResultEntry, TranscriptEntry, Usage } from '../../transcript/types.js'
 import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../claude/lines.js'
+import { SKIPPED, jsonLineParser } from '../../transcript/json-line.js'
 
-const SKIPPED: ParsedLine = { entries: [], ok: false }
-
-export function parseLine(text: string, line: number): ParsedLine {
-  const trimmed = text.trim()
-  if (trimmed === '') return { entries: [], ok: true }
-  if (trimmed[0] !== '{') return SKIPPED
-  let record: unknown
-  try {
-    record = JSON.parse(trimmed)
-  } catch {
-    return SKIPPED
-  }
-  if (!isObject(record)) return SKIPPED
-  try {
-    return parseRecord(record, line)
-  } catch {
-    return SKIPPED
-  }
-}
+export const parseLine = jsonLineParser((record, line) => parseRecord(record, line))
 
 function base(r: Json, line: number, cwd?: string): EntryBase {
   return { line, sidechain: false, uuid: undefined, timestamp: str(r.timestamp), cwd, gitBranch: undefined, version: undefined }

@@ -9,6 +9,7 @@
  */
 import { type Json, isObject, str } from '../../shared/json.js'
 import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, ParsedLine, ToolResultEntry, TranscriptEntry, Usage } from '../../transcript/types.js'
+import { jsonLineParser } from '../../transcript/json-line.js'
 import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../claude/lines.js'
 
 /** Keys of what was already read (53-bit hashes: JSON numbers, which the redactor leaves alone). */
@@ -49,27 +50,9 @@ function hash53(s: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)
 }
 
-const SKIPPED: ParsedLine = { entries: [], ok: false }
-
 /** A line parser that remembers across lines (and across reads, through `seen`). */
 export function geminiLineParser(seen: Seen): (text: string, line: number) => ParsedLine {
-  return (text, line) => {
-    const trimmed = text.trim()
-    if (trimmed === '') return { entries: [], ok: true }
-    if (trimmed[0] !== '{') return SKIPPED
-    let record: unknown
-    try {
-      record = JSON.parse(trimmed)
-    } catch {
-      return SKIPPED
-    }
-    if (!isObject(record)) return SKIPPED
-    try {
-      return { ok: true, entries: recordEntries(record, line, seen) }
-    } catch {
-      return SKIPPED
-    }
-  }
+  return jsonLineParser((record, line) => ({ ok: true, entries: recordEntries(record, line, seen) }))
 }
 
 /** One line read on its own (the Host's `parseLine`): a record rewritten later is read again by such a parser. */
