@@ -8,11 +8,14 @@ import { capture, storeOptions } from '../capture/capture.js'
 import { StoreReader } from '../store/reader.js'
 import { narrativeRequest, viewNarrative } from '../narrative/judge.js'
 import type { HookContext } from './run.js'
-import { createHash } from 'node:crypto'
+import { crypto } from '../shared/builtin.js'
 
-/** A prompt's key, not the prompt: the store keeps no request text outside the redacted snapshot. */
+/**
+ * A prompt's key, not the prompt: the store keeps no request text outside the redacted snapshot. node:crypto
+ * loads only here (Gemini turns): loading it costs a Stop with nothing new more than the rest of its work.
+ */
 function turnKey(prompt: string): string {
-  return createHash('sha256').update(prompt).digest('hex').slice(0, 16)
+  return crypto().createHash('sha256').update(prompt).digest('hex').slice(0, 16)
 }
 
 export async function stopHook(ctx: HookContext): Promise<unknown | undefined> {
