@@ -67,6 +67,8 @@ function setEnding(state: ExtractState, patch: Partial<EndingFacts>): void {
 }
 
 function setLast(state: ExtractState, last: EndEvent): void {
+  // Set on every call and reply: the same event again leaves the facts as setEnding built them.
+  if (state.ending?.last === last) return
   setEnding(state, { last })
 }
 

@@ -313,6 +313,10 @@ function sameCheck(s: string[], f: string[]): boolean {
  */
 export function keyCovers(success: string, failure: string): boolean {
   if (success === failure) return true
+  // Every rule below needs the success's first word to be the failure's first or second one: checked before
+  // splitting, since a long session asks this of every success against every open error.
+  const s0 = firstWord(success, 0)
+  if (s0 !== firstWord(failure, 0) && s0 !== firstWord(failure, failure.indexOf(' ') + 1)) return false
   if (success.endsWith(' *')) return failure.startsWith(success.slice(0, -1))
   const s = success.split(' ')
   const f = failure.split(' ')
@@ -320,6 +324,14 @@ export function keyCovers(success: string, failure: string): boolean {
   if (f.length < 3 || s.length < 2) return false
   const inner = normalise(f.slice(1))
   return inner.join(' ') === success || sameCheck(s, inner)
+}
+
+/** The word of `key` starting at `from` (up to the next space); '' past the end or for from 0 of a missing space. */
+function firstWord(key: string, from: number): string {
+  if (from <= 0 && key.indexOf(' ') === -1) return key
+  if (from > 0 && from >= key.length) return ''
+  const end = key.indexOf(' ', from)
+  return end === -1 ? key.slice(from) : key.slice(from, end)
 }
 
 function normalise(tokens: string[]): string[] {

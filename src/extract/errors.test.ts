@@ -64,6 +64,25 @@ describe('errors resolved by a later success', () => {
     ])
   })
 
+  it('a failed edit, by a shell change of the file in a later capture (a state read back), a move onto it included', () => {
+    const first = extractText(
+      jsonl([
+        failed('e1', 'Edit', { file_path: '/proj/src/d.ts', old_string: 'const a = 1', new_string: 'x' }, NOT_FOUND),
+        failed('e2', 'Edit', { file_path: '/proj/src/e.ts', old_string: 'const a = 1', new_string: 'x' }, NOT_FOUND),
+        ok('w1', 'Write', { file_path: '/proj/src/old.ts', content: 'const a = 2\n' }),
+      ]),
+    ).state
+    const { state } = extractText(
+      jsonl([ok('r1', 'Read', { file_path: '/proj/README.md' }, 'readme'), sh('s1', 'mv src/old.ts src/d.ts', ''), sh('s2', 'touch src/e.ts', '')]),
+      '/proj',
+      reviveState(JSON.parse(JSON.stringify(first)) as ExtractState),
+    )
+    expect(state.errors.map((e) => [e.target, e.resolved])).toEqual([
+      ['/proj/src/d.ts', true],
+      ['/proj/src/e.ts', true],
+    ])
+  })
+
   it('a command, by the same one modulo pipes, redirections, cd and flags', () => {
     const { state } = extractText(
       jsonl([

@@ -6,6 +6,8 @@ import { cutRedacted, mayRedactTo, redact } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
 import { type CommandKeys, NOT_READ_YET, commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
 import { failureSummary } from './failures.js'
+import { changedOn } from './files.js'
+import type { ScriptNode } from './shell/index.js'
 import { CAPS, type ErrorRecord, type ExtractState, type PendingTool } from './model.js'
 
 const TARGET_MAX = 160
@@ -171,23 +173,87 @@ export function resolveChangedFiles(state: ExtractState, projectRoot: string, li
   if (!hasOpen(state, (e) => EDIT_TOOLS.has(e.tool))) return
   const root = projectRoot.replace(/[\\/]+$/, '')
   const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/'
-  for (const rec of Object.values(state.files)) if (rec.lastLine === line) resolveFile(state, `${root}${sep}${rec.path}`, ts)
-  for (const rec of Object.values(state.outside)) if (rec.lastLine === line) resolveFile(state, rec.path, ts)
+  for (const rec of changedOn(state.files, line)) resolveFile(state, `${root}${sep}${rec.path}`, ts)
+  for (const rec of changedOn(state.outside, line)) resolveFile(state, rec.path, ts)
 }
+
+/**
+ * The keys of recent commands: while an error with keys is open every success is read, and sessions run the
+ * same few commands again and again (tests, builds, git status). A pure function's memo, so cleared when full.
+ */
+const readKeys = new Map<string, CommandKeys>()
+const cutKeys = new Map<string, string>()
+const READ_KEYS_MAX = 512
 
 /**
  * A command's keys, read from the command once redacted: a key alone loses the context that shows a secret
  * (`deploy api_token: …` is a plain word without its YAML), and an error keeps its keys. Successes are read
  * the same way, so that they still match.
  */
-function keysOf(command: string, shell: 'bash' | 'powershell'): CommandKeys {
-  return commandKeys(redact(command), shell)
+function keysOf(command: string, shell: 'bash' | 'powershell', parsed?: ScriptNode[]): CommandKeys {
+  const memo = `${shell}\0${command}`
+  let keys = readKeys.get(memo)
+  if (keys === undefined) {
+    const redacted = redact(command)
+    // Nothing redacted: the parse the caller already made of the command serves.
+    keys = redacted === command ? commandKeys(command, shell, parsed) : commandKeys(redacted, shell)
+    if (readKeys.size >= READ_KEYS_MAX) readKeys.clear()
+    readKeys.set(memo, keys)
+  }
+  return { keys: [...keys.keys], probesOnly: keys.probesOnly }
+}
+
+/**
+ * The first and second words of the open errors' keys: a success settles a key only with a key that starts
+ * with one of them (keyCovers), and a command line that names none of them is not read at all.
+ */
+function openKeyWords(state: ExtractState): string[] {
+  const known = keyWords.get(state.errors)
+  if (known !== undefined) return known
+  const words = new Set<string>()
+  for (const e of state.errors) {
+    if (e.resolved || e.keys === undefined) continue
+    for (const key of e.keys) {
+      // A success's key never starts with an empty word (commandKeys skips a command without a name).
+      for (const word of key.split(' ', 2)) if (word !== '') words.add(word)
+    }
+  }
+  const list = [...words]
+  keyWords.set(state.errors, list)
+  return list
+}
+
+/**
+ * The words of each errors list, kept until an error is added (pushError): a settled error or a shorter key
+ * only leaves words that select more than needed, never fewer.
+ */
+const keyWords = new WeakMap<ErrorRecord[], string[]>()
+
+/**
+ * Whether a key of the command, read as given, starts with one of `words`: the redacted read (keysOf) is then
+ * needed to compare. The command's words are the same either way, but for a command name made of a secret.
+ */
+function startsWithAny(command: string, shell: 'bash' | 'powershell', parsed: ScriptNode[] | undefined, words: string[]): boolean {
+  return commandKeys(command, shell, parsed).keys.some((k) => words.includes(k.split(' ', 1)[0]!))
+}
+
+const mayCover = (text: string, words: string[]): boolean => words.some((w) => text.includes(w))
+
+/** A key redacted and cut as a failure's keys are (remembered with the command keys, for the same reason). */
+function cutKey(key: string): string {
+  let cut = cutKeys.get(key)
+  if (cut === undefined) {
+    cut = cutRedacted(key, KEY_MAX)
+    if (cutKeys.size >= READ_KEYS_MAX) cutKeys.clear()
+    cutKeys.set(key, cut)
+  }
+  return cut
 }
 
 /** Successful command keys, redacted as failure keys are, take the failure keys they cover off each open error. */
 function resolveKeys(state: ExtractState, succeeded: string[], ts: string | undefined): void {
   if (succeeded.length === 0 || !hasOpen(state, (e) => e.keys !== undefined)) return
-  const redacted = succeeded.map((k) => cutRedacted(k, KEY_MAX))
+  const redacted = succeeded.map(cutKey)
   for (const err of state.errors) {
     if (err.resolved || err.keys === undefined) continue
     const left = err.keys.filter((f) => !redacted.some((s) => keyCovers(s, f)))
@@ -203,6 +269,7 @@ function pushError(state: ExtractState, rec: ErrorRecord, ts: string | undefined
   const when = ts ?? tool.ts
   if (when !== undefined) rec.ts = when
   state.errors.push(rec)
+  keyWords.delete(state.errors)
   if (state.errors.length > CAPS.errors) {
     // Drop resolved errors first, the oldest first: unresolved ones are what the next session needs.
     const idx = state.errors.findIndex((e) => e.resolved)
@@ -236,7 +303,15 @@ function resolveSameTarget(state: ExtractState, tool: PendingTool, ts: string | 
  * code. A success settles the open errors it answers: the same target, the same file by any editing tool, the
  * same command or check by its keys (keysOf).
  */
-export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultText: string, isError: boolean, ts: string | undefined, result?: unknown): void {
+export function applyToolOutcome(
+  state: ExtractState,
+  tool: PendingTool,
+  resultText: string,
+  isError: boolean,
+  ts: string | undefined,
+  result?: unknown,
+  parsed?: ScriptNode[],
+): void {
   if (tool.sidechain) return
   const shell = SHELLS.has(tool.name)
   const command = shell ? str(tool.input.command) : undefined
@@ -250,12 +325,18 @@ export function applyToolOutcome(state: ExtractState, tool: PendingTool, resultT
     }
     if (command === undefined) return
     const summary = failureSummary(output)
-    // Keys are read only when they could matter: an open error with keys, or a failure to record.
-    if (summary === undefined && !hasOpen(state, (e) => e.keys !== undefined)) return
-    const { keys, probesOnly } = keysOf(command, shellOf(tool))
-    if (summary === undefined || probesOnly || keys.length === 0) {
+    if (summary === undefined) {
+      // Keys are read only when they could matter: a text that names a word an open error's keys start with.
+      const words = openKeyWords(state)
+      if (words.length === 0) return
+      const keys = mayCover(command, words) && startsWithAny(command, shellOf(tool), parsed, words) ? keysOf(command, shellOf(tool), parsed).keys : []
       // What a task runner echoed it ran (`[test] $ go test ./...`) succeeded too.
-      if (summary === undefined) for (const echoed of echoedCommands(output)) keys.push(...keysOf(echoed, 'bash').keys)
+      for (const echoed of echoedCommands(output)) if (mayCover(echoed, words)) keys.push(...keysOf(echoed, 'bash').keys)
+      resolveKeys(state, keys, ts)
+      return
+    }
+    const { keys, probesOnly } = keysOf(command, shellOf(tool), parsed)
+    if (probesOnly || keys.length === 0) {
       resolveKeys(state, keys, ts)
       return
     }

@@ -357,7 +357,7 @@ function applyResult(
     const git = /\bgit\b/.test(command)
     // One parse serves the git rules (which read the command as bash) and the file rules.
     const parsed = !isError && command !== '' ? parseScript(command, tool.name === 'PowerShell' ? 'powershell' : 'bash') : undefined
-    applyToolOutcome(state, tool, text, isError, ts, result)
+    applyToolOutcome(state, tool, text, isError, ts, result, parsed)
     if (git) applyGit(state, command, shellOutput(result, text), isError, ts ?? tool.ts, tool.name === 'Bash' ? parsed : undefined, tool.line, tool.sidechain)
     if (!isError) applyShellTool(state, ctx, delta, tool, parsed)
     if (!isError && !tool.sidechain) resolveChangedFiles(state, ctx.projectRoot, tool.line, ts)

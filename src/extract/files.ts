@@ -129,14 +129,60 @@ function sizeOf(files: Record<string, FileRecord>): number {
   return n
 }
 
+/**
+ * The keys of a table's records by their `lastLine`: a success settles the errors on the files its own call
+ * changed (errors.ts), and scanning every record for each call of a long session was a large share of a first
+ * capture. Kept by the same writers as the sizes; built once for a table not seen before.
+ */
+const tableLines = new WeakMap<Record<string, FileRecord>, Map<number, Set<string>>>()
+
+function byLine(files: Record<string, FileRecord>): Map<number, Set<string>> {
+  let lines = tableLines.get(files)
+  if (lines === undefined) {
+    lines = new Map()
+    for (const [key, rec] of Object.entries(files)) addLine(lines, rec.lastLine, key)
+    tableLines.set(files, lines)
+  }
+  return lines
+}
+
+function addLine(lines: Map<number, Set<string>>, line: number, key: string): void {
+  const keys = lines.get(line)
+  if (keys) keys.add(key)
+  else lines.set(line, new Set([key]))
+}
+
+function dropLine(lines: Map<number, Set<string>>, line: number, key: string): void {
+  const keys = lines.get(line)
+  if (keys?.delete(key) && keys.size === 0) lines.delete(line)
+}
+
+/** The records of a table whose last change was on transcript line `line`. */
+export function changedOn(files: Record<string, FileRecord>, line: number): FileRecord[] {
+  const keys = byLine(files).get(line)
+  if (keys === undefined) return []
+  const out: FileRecord[] = []
+  for (const key of keys) {
+    const rec = files[key]
+    if (rec !== undefined) out.push(rec)
+  }
+  return out
+}
+
 function put(files: Record<string, FileRecord>, key: string, rec: FileRecord): void {
-  if (!(key in files)) tableSizes.set(files, sizeOf(files) + 1)
+  const lines = byLine(files)
+  const prev = files[key]
+  if (prev === undefined) tableSizes.set(files, sizeOf(files) + 1)
+  else dropLine(lines, prev.lastLine, key)
   files[key] = rec
+  addLine(lines, rec.lastLine, key)
 }
 
 function remove(files: Record<string, FileRecord>, key: string): void {
-  if (!(key in files)) return
+  const prev = files[key]
+  if (prev === undefined) return
   tableSizes.set(files, sizeOf(files) - 1)
+  dropLine(byLine(files), prev.lastLine, key)
   delete files[key]
 }
 
@@ -165,7 +211,10 @@ function record(state: ExtractState, delta: RunDelta, at: Located, change: Chang
   rec.changes++
   if (!rec.tools.includes(change.tool)) rec.tools.push(change.tool)
   if (tool.ts !== undefined) rec.lastTs = tool.ts
+  const lines = byLine(files)
+  if (prev !== undefined) dropLine(lines, prev.lastLine, at.key)
   rec.lastLine = tool.line
+  addLine(lines, rec.lastLine, at.key)
   // Where the change was made: a branch switched away from leaves it there (snapshot/ledger.ts).
   if (state.branch !== undefined) rec.branch = state.branch
   else delete rec.branch
