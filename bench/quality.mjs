@@ -26,11 +26,14 @@ const BIN = join(REPO_ROOT, 'bin', 'bookmark.cjs')
 const DOC = join(REPO_ROOT, 'docs', 'QUALITY.md')
 const CORPUS = process.env.BOOKMARK_CORPUS ? resolve(process.env.BOOKMARK_CORPUS) : resolve(REPO_ROOT, '..', 'shared', 'corpus')
 
-/** The oracle is TypeScript with no imports: transpiled on the fly, so that it stays one file for tests and bench. */
-async function loadOracle(tmp) {
-  const src = readFileSync(join(REPO_ROOT, 'test', 'helpers', 'oracle-session.ts'), 'utf8')
+/**
+ * The oracle and the relocate-stop-restore helper are TypeScript importing nothing but Node's modules:
+ * transpiled on the fly, so that each stays one file for the tests and this bench.
+ */
+async function loadTs(tmp, name) {
+  const src = readFileSync(join(REPO_ROOT, 'test', 'helpers', `${name}.ts`), 'utf8')
   const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
-  const file = join(tmp, 'oracle-session.mjs')
+  const file = join(tmp, `${name}.mjs`)
   writeFileSync(file, js)
   return import(pathToFileURL(file).href)
 }
@@ -81,6 +84,7 @@ function section(text, title) {
 }
 const sectionText = (text, ...titles) => flat(titles.map((t) => section(text, t).join('\n')).join('\n'))
 
+/** A temp world for one session (test/helpers/restore-after.ts, World): its own home, project and ids. */
 function world(tmp, name) {
   const dir = mkdtempSync(join(tmp, 'q-'))
   const home = join(dir, 'home')
@@ -96,25 +100,16 @@ function world(tmp, name) {
     TMPDIR: dir,
     NODE_OPTIONS: '',
   }
-  return { dir, project, env, transcript: join(dir, `${name}.jsonl`), sessionId: randomUUID() }
+  return { bin: BIN, dir, project, env, transcript: join(dir, `${name}.jsonl`), sessionId: randomUUID() }
 }
 
-function cli(w, args, payload) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: w.env, cwd: w.project, input: JSON.stringify(payload), encoding: 'utf8', timeout: 120_000 })
-  if (r.status !== 0) throw new Error(`bookmark ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
-  return r.stdout
+/** The run's output; a hook that failed stops the bench. */
+function ok(run, what) {
+  if (run.code !== 0) throw new Error(`bookmark ${what} exited ${run.code}: ${run.stderr}`)
+  return run.stdout
 }
 
-function restoreText(w, source) {
-  const out = cli(w, ['restore'], {
-    session_id: source === 'compact' ? w.sessionId : randomUUID(),
-    transcript_path: source === 'compact' ? w.transcript : join(w.dir, 'new.jsonl'),
-    cwd: w.project,
-    hook_event_name: 'SessionStart',
-    source,
-  })
-  return out.trim() === '' ? '' : (JSON.parse(out).hookSpecificOutput?.additionalContext ?? '')
-}
+const contextOf = (out) => (out.trim() === '' ? '' : (JSON.parse(out).hookSpecificOutput?.additionalContext ?? ''))
 
 /** What one restore text states, judged against the oracle of the transcript it came from. */
 function judge(text, o, { END_STATE_WORDS }) {
@@ -139,21 +134,16 @@ function linesOf(raw) {
   return raw.split('\n')
 }
 
-function relocate(text, from, to) {
-  const esc = (s) => JSON.stringify(s).slice(1, -1)
-  return text.split(esc(from)).join(esc(to))
-}
-
-function sessionRow(name, raw, oracle, tmp) {
+function sessionRow(name, raw, oracle, after, tmp) {
   const o = oracle.sessionOracle(raw)
   const w = world(tmp, 'session')
-  writeFileSync(w.transcript, relocate(raw, o.root, w.project))
-  cli(w, ['stop'], { session_id: w.sessionId, transcript_path: w.transcript, cwd: w.project, hook_event_name: 'Stop', stop_hook_active: true })
-  const text = restoreText(w, 'startup')
+  const { stop, restore } = after.restoreAfter(w, raw, o.root, randomUUID())
+  ok(stop, 'stop')
+  const text = contextOf(ok(restore, 'restore'))
   return { name, state: o.endState, ...judge(text, o, oracle) }
 }
 
-function compactRows(name, raw, oracle, tmp) {
+function compactRows(name, raw, oracle, after, tmp) {
   const lines = linesOf(raw)
   const rows = []
   const boundaries = []
@@ -172,8 +162,8 @@ function compactRows(name, raw, oracle, tmp) {
   boundaries.forEach((b, k) => {
     const prefix = lines.slice(0, b).join('\n') + '\n'
     const o = oracle.sessionOracle(prefix)
-    writeFileSync(w.transcript, relocate(prefix, root, w.project))
-    cli(w, ['precompact'], {
+    writeFileSync(w.transcript, after.relocate(prefix, root, w.project))
+    const pre = after.hook(w, ['precompact'], {
       session_id: w.sessionId,
       transcript_path: w.transcript,
       cwd: w.project,
@@ -181,7 +171,8 @@ function compactRows(name, raw, oracle, tmp) {
       trigger: 'auto',
       custom_instructions: null,
     })
-    const text = restoreText(w, 'compact')
+    ok(pre, 'precompact')
+    const text = contextOf(ok(after.restore(w, 'compact'), 'restore'))
     let summary = 0
     for (const l of lines.slice(b + 1, b + 6)) {
       try {
@@ -249,7 +240,8 @@ async function main() {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'bm-quality-'))
   try {
-    const oracle = await loadOracle(tmp)
+    const oracle = await loadTs(tmp, 'oracle-session')
+    const after = await loadTs(tmp, 'restore-after')
     const names = readdirSync(dir)
       .filter((n) => n.endsWith('.jsonl') && !n.includes('windows'))
       .sort()
@@ -258,8 +250,8 @@ async function main() {
     for (const name of names) {
       const raw = readFileSync(join(dir, name), 'utf8')
       process.stderr.write(`${name}\n`)
-      sessions.push(sessionRow(name, raw, oracle, tmp))
-      compacts.push(...compactRows(name, raw, oracle, tmp))
+      sessions.push(sessionRow(name, raw, oracle, after, tmp))
+      compacts.push(...compactRows(name, raw, oracle, after, tmp))
     }
     const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim()
     const md = markdown(sessions, compacts, `at commit ${head || 'unknown'}`)

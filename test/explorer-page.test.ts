@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, REPO_ROOT, claudePath } from './helpers/corpus.js'
+import { capturedProject } from './helpers/explorer.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const RUN = existsSync(CHROMIUM) || process.env.CI === 'true'
@@ -34,7 +35,47 @@ function transcript(): string {
   )
 }
 
+const STORE_SID = 'cafe0006-0000-4000-8000-000000000000'
+const SUMMARY = 'Ratchet module added; the pawl spring is next'
+
+/**
+ * A project whose session went through the hooks: its Stop asked for the handoff, the handoff was written as
+ * asked and the next Stop found it, a new session's restore was given, and a wrap-up recorded. Returns the
+ * size of that restore.
+ */
+async function storeWithFigures(sb: Sandbox): Promise<number> {
+  const project = await capturedProject(sb, STORE_SID)
+  const env = { ...sb.env, CLAUDE_PROJECT_DIR: project }
+  const hook = async (cmd: string, payload: Record<string, unknown>) => {
+    const r = await runCli([cmd], { env, cwd: project, input: JSON.stringify({ cwd: project, ...payload }) })
+    expect(r.code, r.stderr).toBe(0)
+    return r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout)
+  }
+  const transcript = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), `${STORE_SID}.jsonl`)
+  const stop = { session_id: STORE_SID, transcript_path: transcript, hook_event_name: 'Stop' }
+  const block = await hook('stop', { ...stop, stop_hook_active: false })
+  const header = /<!-- BOOKMARK_IDENTITY[\s\S]*?-->/.exec(block.reason)![0]
+  await writeFile(
+    join(project, '.bookmark', 'bookmark.context.md'),
+    `${header}\n# Handoff: proj\n\n## Task\nThe ratchet module for the gearbox.\n\n## Progress\nsrc/ratchet.ts written.\n\n## Next step\nThe pawl spring: its force and a test that the ratchet holds under load.\n`,
+  )
+  expect(await hook('stop', { ...stop, stop_hook_active: true })).toBeUndefined()
+  const restore = await hook('restore', {
+    session_id: 'cafe0007-0000-4000-8000-000000000000',
+    transcript_path: join(sb.dir, 'n.jsonl'),
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  })
+  const wrap = await runCli(['wrapup', '--summary', SUMMARY, '--decision', 'one pawl, not two -- the second jammed', '--session-id', STORE_SID], {
+    env,
+    cwd: project,
+  })
+  expect(wrap.code, wrap.stderr).toBe(0)
+  return (restore.hookSpecificOutput.additionalContext as string).length
+}
+
 describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
+  let given = 0
   let sb: Sandbox
   let child: ChildProcess
   let url: string
@@ -47,6 +88,7 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
     await mkdir(dir, { recursive: true })
     await writeFile(join(dir, `${SID}.jsonl`), transcript())
     if (CORPUS_PRESENT) await copyFile(claudePath('cc-2.1.12-microcompact-0cd9edf7.jsonl'), join(dir, '0cd9edf7-0000-4000-8000-000000000000.jsonl'))
+    given = await storeWithFigures(sb)
     expect((await runCli(['index', '--backfill'], { env: sb.env })).code).toBe(0)
     child = spawn(process.execPath, [BIN, 'explorer', '--no-open'], { env: sb.env, cwd: sb.home, stdio: ['ignore', 'pipe', 'pipe'] })
     url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve))
@@ -92,7 +134,6 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
     const session = page.locator('#session-list button', { hasText: 'tune the flywheel damping in gearworks' })
     await session.waitFor()
     await page.locator('#continuity', { hasText: 'No bookmark store captured this project.' }).waitFor()
-    if (CORPUS_PRESENT) await page.screenshot({ path: join(shots(sb), 'explorer-projects.png') })
     expect(await page.locator('#session-list button').first().innerText()).toContain('3 requests, 0 files, 0 commits, 0 errors')
     await session.click()
     await page.locator('#event-list li').first().waitFor()
@@ -113,6 +154,31 @@ describe.skipIf(!RUN)('the explorer page in headless Chromium', () => {
     expect(await page.locator('#files summary').innerText()).toBe('Files changed (0)')
     expect(await page.locator('#resume code').innerText()).toBe(`claude --resume ${SID}`)
     expect(page.url()).toMatch(/#p=[0-9a-f]{12}&s=[0-9a-f]{12}$/)
+    await page.close()
+  })
+
+  it("shows a project's continuity figures, and its session's wrap-up in the list and on top of the session", async () => {
+    const page = await context.newPage()
+    await page.goto(`http://127.0.0.1:${new URL(url).port}/`)
+    await page.locator('#project-list button', { hasText: 'proj' }).click()
+    const n = given.toLocaleString('en-US')
+    const figures = page.locator('#continuity', { hasText: 'Restores: ' })
+    await figures.waitFor()
+    const lines = (await figures.innerText()).split('\n')
+    expect(lines[0]).toMatch(/^Continuity: 1 snapshot of 1 session, 0 compactions survived, last snapshot \d{4}-\d\d-\d\d \d\d:\d\d\.$/)
+    expect(lines[1]).toMatch(/^Narrative: 1 block asked, 1 handoff written \(1 after a block\), the last \d{4}-\d\d-\d\d \d\d:\d\d\.$/)
+    expect(lines[2]).toMatch(
+      new RegExp(`^Restores: 1 given, ${n} characters on average, the largest ${n}, the last ${n} \\(startup, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\)\\.$`),
+    )
+    const row = page.locator('#session-list button', { hasText: 'add the ratchet module' })
+    expect((await row.locator('.mute').innerText()).split('\n')[0]).toBe(`Wrap-up: ${SUMMARY}`)
+    if (CORPUS_PRESENT) await page.screenshot({ path: join(shots(sb), 'explorer-projects.png') })
+    await row.click()
+    const wrapup = page.locator('#wrapup details[open]')
+    await wrapup.waitFor()
+    expect(await wrapup.locator('summary').innerText()).toBe('The wrap-up')
+    expect(await wrapup.locator('.text').innerText()).toBe(`Wrap-up: ${SUMMARY}. Decisions: one pawl, not two (why: the second jammed)`)
+    expect(await page.locator('#wrapup details:not([open]) summary').innerText()).toBe('How it ended: the last reply')
     await page.close()
   })
 

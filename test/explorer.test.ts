@@ -5,11 +5,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { existsSync, readFileSync } from 'node:fs'
-import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
+import { BIN, type Sandbox, runCli, sandbox } from './helpers/cli.js'
+import { capturedProject } from './helpers/explorer.js'
 import { ghp } from './helpers/fake-secrets.js'
 import { sealedHeader } from './helpers/narrative.js'
 import { CORPUS_PRESENT, claudePath } from './helpers/corpus.js'
@@ -159,6 +160,7 @@ describe('bookmark explorer: guards and API', () => {
       title: 'tune the flywheel damping in gearworks',
       counts: { requests: 3 },
       wrapUp: null,
+      lastReply: null,
     })
     const events = JSON.parse((await get(ex.port, `/api/sessions/${hits[0].sessionId}/events`, c)).body) as any[]
     expect(events.map((e) => e.text)).toEqual(['tune the flywheel damping in gearworks', 'now check the sprocket tolerance', HTML])
@@ -181,13 +183,15 @@ describe('bookmark explorer: guards and API', () => {
     expect(events.find((e) => e.id === hits[0].id)).toBeDefined()
     const session = JSON.parse((await get(ex.port, `/api/sessions/${hits[0].sessionId}`, c)).body)
     expect(session).toMatchObject({ project: 'cli', host: 'claude', counts: { requests: 4, errors: 3 } })
-    // Its wrap-up is its last reply, in the session view whole and in the project's list on one line.
+    // No wrap-up was recorded: its last reply says how it ended, in the session view whole and in the project's list on one line.
     const replies = events.filter((e) => e.kind === 'reply' && !e.sub)
-    expect(session.wrapUp).toBe(replies[replies.length - 1].text)
-    expect(session.wrapUp.length).toBeGreaterThan(20)
+    expect(session.wrapUp).toBeNull()
+    expect(session.lastReply).toBe(replies[replies.length - 1].text)
+    expect(session.lastReply.length).toBeGreaterThan(20)
     const listed = JSON.parse((await get(ex.port, `/api/projects/${session.projectId}/sessions`, c)).body) as any[]
-    expect(listed[0].wrapUp).toBe(
-      session.wrapUp
+    expect(listed[0].wrapUp).toBeNull()
+    expect(listed[0].lastReply).toBe(
+      session.lastReply
         .replace(/\s+/g, ' ')
         .trim()
         .slice(0, 240)
@@ -231,44 +235,24 @@ describe('bookmark explorer: the browser', () => {
   })
 })
 
+/** The explorer's cookie for `ex`, from its printed address. */
+async function cookieOf(ex: Running): Promise<Record<string, string>> {
+  const u = new URL(ex.url)
+  return { Cookie: String((await get(ex.port, `${u.pathname}${u.search}`)).headers['set-cookie']).split(';')[0]! }
+}
+
 describe('bookmark explorer: a project with a store', () => {
   it('shows continuity figures, the sealed handoff (redacted) with its freshness, and the files a session changed', async () => {
     const sb = await sandbox()
-    const project = await gitRepo(join(sb.dir, 'proj'))
     const sid = 'cafe0003-0000-4000-8000-000000000000'
-    const base = { sessionId: sid, cwd: project, isSidechain: false }
-    const lines = [
-      { ...base, type: 'user', uuid: 'u1', timestamp: '2026-03-02T09:00:00Z', message: { role: 'user', content: 'add the ratchet module' } },
-      {
-        ...base,
-        type: 'assistant',
-        uuid: 'a1',
-        timestamp: '2026-03-02T09:01:00Z',
-        message: {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 'tu1', name: 'Write', input: { file_path: join(project, 'src', 'ratchet.ts'), content: 'x\n' } }],
-        },
-      },
-      {
-        ...base,
-        type: 'user',
-        uuid: 'u2',
-        timestamp: '2026-03-02T09:01:05Z',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'File created successfully' }] },
-      },
-    ]
-    const dir = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', project.replace(/[^A-Za-z0-9]/g, '-'))
-    await mkdir(dir, { recursive: true })
-    const transcriptPath = join(dir, `${sid}.jsonl`)
-    await writeFile(transcriptPath, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
-    const snap = await runCli(['snapshot', '--transcript', transcriptPath, '--session-id', sid, '--cwd', project], { env: sb.env, cwd: project })
-    expect(snap.code, snap.stderr).toBe(0)
+    const project = await capturedProject(sb, sid)
     // What the hooks would have counted: two narrative blocks, one compaction.
     const home = sb.env.BOOKMARK_HOME!
     const { stateLayout, sessionHooksPath } = await import('../src/store/layout.js')
     const { projectId } = await import('../src/trust/key.js')
     const { ensureKey } = await import('../src/trust/make-key.js')
-    const hooksFile = sessionHooksPath(stateLayout(home, projectId(await ensureKey(home), project)), sid)
+    const state = stateLayout(home, projectId(await ensureKey(home), project))
+    const hooksFile = sessionHooksPath(state, sid)
     await mkdir(dirname(hooksFile), { recursive: true })
     await writeFile(hooksFile, JSON.stringify({ version: 1, sessionId: sid, blocks: 2, compactions: 1 }))
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
@@ -285,18 +269,49 @@ describe('bookmark explorer: a project with a store', () => {
       join(project, '.bookmark', 'bookmark.context.md'),
       `${header}\n# Handoff: proj\n\n## Task\nFinish the ratchet module.\n\n## Open items\nGITHUB_TOKEN=${ghp}\n`,
     )
+    // A new session starts here: its restore notes its size.
+    const restore = await runCli(['restore'], {
+      env: sb.env,
+      cwd: project,
+      input: JSON.stringify({
+        session_id: 'cafe0004-0000-4000-8000-000000000000',
+        transcript_path: join(sb.dir, 'n.jsonl'),
+        cwd: project,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    })
+    expect(restore.code, restore.stderr).toBe(0)
+    const given: string = JSON.parse(restore.stdout).hookSpecificOutput.additionalContext
+    expect(given.length).toBeGreaterThan(100)
+    // The handoff as two hooks noted it (one handoff, after a block), beside a line that is not a figure.
+    const written = Date.parse('2026-03-02T10:00:00Z')
+    const noted = (a: number) => JSON.stringify({ k: 'h', w: written, a, t: written + 1_000 })
+    await appendFile(state.stats, `${noted(1)}\n<img src=x onerror=alert(1)>\n${noted(0)}\n`)
+    // A project's own .bookmark/ can come with a clone: figures there are not read.
+    await writeFile(join(project, '.bookmark', 'stats.jsonl'), `${JSON.stringify({ k: 'f', r: 999, c: 999_000, m: 9_999, h: 99, a: 99, w: 1, t: 1 })}\n`)
     expect((await runCli(['index', '--backfill'], { env: sb.env })).code).toBe(0)
 
     const ex = await explorer(sb)
     try {
-      const u = new URL(ex.url)
-      const cookie = String((await get(ex.port, `${u.pathname}${u.search}`)).headers['set-cookie']).split(';')[0]!
-      const c = { Cookie: cookie }
+      const c = await cookieOf(ex)
       const projects = JSON.parse((await get(ex.port, '/api/projects', c)).body) as any[]
       expect(projects.map((p) => p.name)).toEqual(['proj'])
       const pid = projects[0].id as string
       const continuity = JSON.parse((await get(ex.port, `/api/projects/${pid}/continuity`, c)).body)
-      expect(continuity).toMatchObject({ stores: 1, snapshots: 1, sessions: 1, compactions: 1, narrativeBlocks: 2, restoreSizes: null, problems: [] })
+      expect(continuity).toMatchObject({
+        stores: 1,
+        snapshots: 1,
+        sessions: 1,
+        compactions: 1,
+        narrativeBlocks: 2,
+        handoffsWritten: 1,
+        handoffsAnswered: 1,
+        lastHandoffAt: '2026-03-02T10:00:00.000Z',
+        restores: { count: 1, average: given.length, largest: given.length, last: { chars: given.length, source: 'startup' } },
+        problems: [],
+      })
+      expect(Date.parse(continuity.restores.last.at)).toBeGreaterThan(Date.now() - 120_000)
       const sessions = JSON.parse((await get(ex.port, `/api/projects/${pid}/sessions`, c)).body) as any[]
       expect(sessions.map((s) => [s.title, s.counts.files, s.handoffFresh])).toEqual([['add the ratchet module', 1, true]])
       const session = JSON.parse((await get(ex.port, `/api/sessions/${sessions[0].id}`, c)).body)
@@ -307,6 +322,32 @@ describe('bookmark explorer: a project with a store', () => {
       expect(session.handoff.text).toContain('GITHUB_TOKEN=[REDACTED')
       const events = JSON.parse((await get(ex.port, `/api/sessions/${sessions[0].id}/events`, c)).body) as any[]
       expect(events.filter((e) => e.kind === 'file').map((e) => e.paths)).toEqual([[join(project, 'src', 'ratchet.ts')]])
+    } finally {
+      ex.child.kill('SIGINT')
+    }
+  })
+
+  it("shows a session's wrap-up summary in the project's list, and the whole wrap-up and the last reply in the session", async () => {
+    const sb = await sandbox()
+    const sid = 'cafe0005-0000-4000-8000-000000000000'
+    const project = await capturedProject(sb, sid)
+    const wrap = await runCli(
+      ['wrapup', '--summary', 'Ratchet module added; the pawl spring is next', '--decision', 'one pawl, not two -- the second jammed', '--session-id', sid],
+      { env: sb.env, cwd: project },
+    )
+    expect(wrap.code, wrap.stderr).toBe(0)
+    expect((await runCli(['index', '--backfill'], { env: sb.env })).code).toBe(0)
+    const ex = await explorer(sb)
+    try {
+      const c = await cookieOf(ex)
+      const projects = JSON.parse((await get(ex.port, '/api/projects', c)).body) as any[]
+      const sessions = JSON.parse((await get(ex.port, `/api/projects/${projects[0].id}/sessions`, c)).body) as any[]
+      expect(sessions.map((s) => [s.title, s.wrapUp, s.lastReply])).toEqual([
+        ['add the ratchet module', 'Ratchet module added; the pawl spring is next', 'The ratchet is in.'],
+      ])
+      const session = JSON.parse((await get(ex.port, `/api/sessions/${sessions[0].id}`, c)).body)
+      expect(session.wrapUp).toBe('Wrap-up: Ratchet module added; the pawl spring is next. Decisions: one pawl, not two (why: the second jammed)')
+      expect(session.lastReply).toBe('The ratchet is in.')
     } finally {
       ex.child.kill('SIGINT')
     }

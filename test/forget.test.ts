@@ -205,6 +205,8 @@ describe('bookmark forget --all', () => {
 
   it('with --yes forgets every snapshot, every session state and the handoff', async () => {
     await writeFile(join(store, 'bookmark.context.md'), `# Handoff: ${BRAVO} was the last thing\n`)
+    expect(await startup()).toContain(BRAVO) // noted in the project's figures
+    expect(await stateFiles('')).toContain('stats.jsonl')
     const r = await cli('forget', '--all', '--yes')
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toContain('Forgot 3 snapshots')
@@ -216,6 +218,7 @@ describe('bookmark forget --all', () => {
     expect((await registry()).filter((e) => e.project === project)).toEqual([])
     expect((await stateFiles('cursors')).filter((n) => !n.endsWith('.lock'))).toEqual([])
     expect((await stateFiles('sessions')).filter((n) => !n.endsWith('.lock'))).toEqual([])
+    expect(await stateFiles('')).not.toContain('stats.jsonl')
     // The home pointer quoted B's request: it named this project, which has nothing left to point to.
     expect(existsSync(join(sb.env.BOOKMARK_HOME!, 'bookmark.context.md'))).toBe(false)
     const all = await everything()

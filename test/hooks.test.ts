@@ -90,6 +90,20 @@ describe('stop', () => {
     expect((await stat(join(project, '.bookmark', 'bookmark.context.md'))).mode & 0o777).toBe(0o600) // made private by the capture
     const status = JSON.parse((await runCli(['status', '--json'], { env: sb.env, cwd: project })).stdout)
     expect(status.narrativeBlocks).toBe(1)
+    // The Stop after it found the handoff written, after the block: noted once, in the home (never in the project).
+    expect([status.handoffsWritten, status.handoffsAnswered]).toEqual([1, 1])
+    const written = Date.parse(/^written: (.+)$/m.exec(reason)![1]!)
+    const noted = (await readFile(join(state, 'stats.jsonl'), 'utf8')).trim().split('\n')
+    expect(noted.map((l) => JSON.parse(l))).toEqual([{ k: 'h', w: written, a: 1, t: expect.any(Number) }])
+    expect(await readdir(join(project, '.bookmark'))).not.toContain('stats.jsonl')
+    // Later hooks that meet the same handoff do not note it again.
+    await writeFile(transcript, jsonl([prompt('one more small thing', { cwd: project })]), { flag: 'a' })
+    expect((await hook('stop', payload('Stop', { stop_hook_active: false }))).stdout).toBe('')
+    expect((await hook('stop', payload('Stop', { stop_hook_active: false }))).stdout).toBe('')
+    expect((await readFile(join(state, 'stats.jsonl'), 'utf8')).trim().split('\n')).toEqual(noted)
+    expect((await runCli(['status'], { env: sb.env, cwd: project })).stdout).toContain(
+      '\nNarrative: 1 Stop block asked the model for the handoff; 1 handoff written (1 after a block); 0 compactions seen\nRestores:  none given yet\n',
+    )
   })
 
   it('does not block again in the same session without the refresh window', async () => {
@@ -136,6 +150,8 @@ describe('precompact and restore(compact)', () => {
     expect(text).toBe(resume)
     expect(text).toContain('Handle newlines in bodies')
     expect(text.length).toBeLessThanOrEqual(6_000)
+    const noted = JSON.parse(await readFile(join(state, 'stats.jsonl'), 'utf8'))
+    expect([noted.k, noted.c, noted.s]).toEqual(['r', text.length, 'compact'])
   })
 })
 
@@ -143,6 +159,7 @@ describe('restore by source', () => {
   it('startup and clear: the narrative with the facts it does not cover; within the budget', async () => {
     const first = await hook('stop', payload('Stop', { stop_hook_active: false }))
     await writeFile(join(project, '.bookmark', 'bookmark.context.md'), narrativeBody(identityHeader(first.json.reason)))
+    const sizes: number[] = []
     for (const source of ['startup', 'clear']) {
       const r = await hook('restore', payload('SessionStart', { source }, 'bbbbbbbb-0000-4000-8000-000000000000', join(sb.dir, 'new.jsonl')))
       const text: string = r.json.hookSpecificOutput.additionalContext
@@ -150,7 +167,21 @@ describe('restore by source', () => {
       expect(text).toContain('Handle newlines in bodies') // open task from the snapshot
       expect(text).not.toContain('BOOKMARK_IDENTITY')
       expect(text.length).toBeLessThanOrEqual(6_000)
+      sizes.push(text.length)
     }
+    // Each restore given noted its size, and `bookmark status` says so.
+    const state = await stateDir(sb.env.BOOKMARK_HOME!, project)
+    const noted = (await readFile(join(state, 'stats.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(noted.map(({ k, c, s }) => ({ k, c, s }))).toEqual([
+      { k: 'r', c: sizes[0], s: 'startup' },
+      { k: 'r', c: sizes[1], s: 'clear' },
+    ])
+    const status = JSON.parse((await runCli(['status', '--json'], { env: sb.env, cwd: project })).stdout)
+    expect(status.restores).toMatchObject({ count: 2, largest: Math.max(...sizes), last: { chars: sizes[1], source: 'clear' } })
+    expect(status.restores.average).toBe(Math.round((sizes[0]! + sizes[1]!) / 2))
   })
 
   it('falls back to LATEST facts without a narrative, and respects restoreBudget', async () => {
@@ -192,6 +223,8 @@ describe('restore by source', () => {
     const r = await hook('restore', payload('SessionStart', { source: 'startup' }))
     expect(r.stdout).toBe('')
     expect(r.stderr).toBe('')
+    // Not even a figure noted: nothing but the code cache of the hook's bundle (bin/bookmark.cjs).
+    expect((await readdir(sb.env.BOOKMARK_HOME!).catch(() => [])).filter((n) => n !== 'cache')).toEqual([])
   })
 })
 

@@ -4,12 +4,12 @@
  * 15 or fewer, otherwise the most recently changed first). Expected values come from the independent
  * oracle; the transcripts are relocated into a temporary project (Windows ones cannot be, see relocated).
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { gitProject, runCli, sandbox } from './helpers/cli.js'
+import { BIN, gitProject, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
 import { oracle } from './helpers/oracle.js'
+import { restoreAfter } from './helpers/restore-after.js'
 
 const flat = (s: string) => s.replace(/^> ?/gm, '').replace(/\s+/g, ' ')
 
@@ -19,27 +19,9 @@ describe.skipIf(!CORPUS_PRESENT)('restore after a real session', () => {
     const expected = oracle(raw)
     const sb = await sandbox()
     const project = await gitProject(sb, 'p')
-    const esc = (s: string) => JSON.stringify(s).slice(1, -1)
-    const t = join(sb.dir, 'session.jsonl')
-    await writeFile(t, raw.split(esc(expected.root)).join(esc(project)))
     // The session ends: its Stop hook captures it (stop_hook_active so the narrative request is not in the way).
-    const stop = await runCli(['stop'], {
-      env: sb.env,
-      cwd: project,
-      input: JSON.stringify({ session_id: 'old', transcript_path: t, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }),
-    })
+    const { stop, restore: r } = restoreAfter({ bin: BIN, env: sb.env, dir: sb.dir, project }, raw, expected.root)
     expect(stop.code, stop.stderr).toBe(0)
-    const r = await runCli(['restore'], {
-      env: sb.env,
-      cwd: project,
-      input: JSON.stringify({
-        session_id: 'new',
-        transcript_path: join(sb.dir, 'new.jsonl'),
-        cwd: project,
-        hook_event_name: 'SessionStart',
-        source: 'startup',
-      }),
-    })
     expect(r.code).toBe(0)
     const text: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext
     expect(text.length).toBeLessThanOrEqual(6_000)

@@ -3,15 +3,15 @@
  * teammate's messages, how the session ended, the user's decisions, which errors are still open (and that the
  * resolved ones are gone), and the end of the last reply, within 6,000 characters. Expected values come from
  * test/helpers/oracle-session.ts (plain JSON reading, no src/); each transcript is relocated into a temporary
- * project, captured by `stop` and read back by `restore`, as restore-heldout.test.ts does.
+ * project, captured by `stop` and read back by `restore` (test/helpers/restore-after.ts, as restore-heldout.test.ts and
+ * bench/quality.mjs do).
  */
 import { readFileSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { gitProject, runCli, sandbox } from './helpers/cli.js'
+import { BIN, gitProject, sandbox } from './helpers/cli.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from './helpers/corpus.js'
 import { END_STATE_WORDS, HANDOVER, type SessionOracle, sessionOracle } from './helpers/oracle-session.js'
+import { restoreAfter } from './helpers/restore-after.js'
 
 /** Section titles of issue 18's shared wording (and today's), to cut a restore into its sections. */
 const TITLES = [
@@ -63,24 +63,12 @@ function section(text: string, title: string): string {
   return out.join('\n')
 }
 
-async function restoreAfter(name: string, o: SessionOracle): Promise<string> {
-  const raw = readFileSync(claudePath(name), 'utf8')
+/** The startup restore a new session gets after the session `name` (its oracle `o`) ended with a Stop. */
+async function restoredAfter(name: string, o: SessionOracle): Promise<string> {
   const sb = await sandbox()
   const project = await gitProject(sb, 'p')
-  const esc = (s: string) => JSON.stringify(s).slice(1, -1)
-  const t = join(sb.dir, 'session.jsonl')
-  await writeFile(t, raw.split(esc(o.root)).join(esc(project)))
-  const stop = await runCli(['stop'], {
-    env: sb.env,
-    cwd: project,
-    input: JSON.stringify({ session_id: 'old', transcript_path: t, cwd: project, hook_event_name: 'Stop', stop_hook_active: true }),
-  })
+  const { stop, restore: r } = restoreAfter({ bin: BIN, env: sb.env, dir: sb.dir, project }, readFileSync(claudePath(name), 'utf8'), o.root)
   expect(stop.code, stop.stderr).toBe(0)
-  const r = await runCli(['restore'], {
-    env: sb.env,
-    cwd: project,
-    input: JSON.stringify({ session_id: 'new', transcript_path: join(sb.dir, 'new.jsonl'), cwd: project, hook_event_name: 'SessionStart', source: 'startup' }),
-  })
   expect(r.code, r.stderr).toBe(0)
   return JSON.parse(r.stdout).hookSpecificOutput.additionalContext
 }
@@ -99,7 +87,7 @@ describe.skipIf(!CORPUS_PRESENT)('restore quality after a real session (issue 18
     const o = sessionOracle(readFileSync(claudePath(name), 'utf8'))
     let text = ''
     beforeAll(async () => {
-      text = await restoreAfter(name, o)
+      text = await restoredAfter(name, o)
     }, 60_000)
 
     it('stays within 6,000 characters', () => {

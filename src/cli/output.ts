@@ -7,6 +7,7 @@ import { openTasks } from '../snapshot/model.js'
 import { oneLine } from '../snapshot/render.js'
 import type { RegistryEntry } from '../store/registry.js'
 import type { IndexEntry } from '../store/store.js'
+import type { Restores } from '../store/stats.js'
 
 /** `1 request`, `2 requests`: the demo and snapshot lines read as English. */
 function count(n: number, noun: string): string {
@@ -48,7 +49,8 @@ export function statusText(s: Status): string {
     lines.push('Latest:    none yet (run `bookmark snapshot`, or let the hooks capture)')
   }
   lines.push(
-    `Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`,
+    `Narrative: ${s.narrativeBlocks} Stop block${s.narrativeBlocks === 1 ? '' : 's'} asked the model for the handoff; ${s.handoffsWritten} handoff${s.handoffsWritten === 1 ? '' : 's'} written (${s.handoffsAnswered} after a block); ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} seen`,
+    `Restores:  ${restoresLine(s.restores)}`,
   )
   const c = s.capture
   lines.push(`Capture:   ${c.offBy ? offLine(c.offBy) : 'on'}`)
@@ -59,6 +61,12 @@ export function statusText(s: Status): string {
   lines.push(`Registry:  ${s.registryEntries} entries for this project in ${s.bookmarkHome}/registry.json`)
   for (const p of s.problems) lines.push(`Problem:   ${p}`)
   return lines.join('\n')
+}
+
+/** The restores given, as `bookmark status` and the explorer say it. */
+export function restoresLine(r: Restores): string {
+  if (r.count === 0 || r.last === null) return 'none given yet'
+  return `${r.count} given, ${r.average} characters on average, the largest ${r.largest}, the last ${r.last.chars} (${r.last.source}, ${r.last.at})`
 }
 
 export function indexText(projectRoot: string, entries: IndexEntry[], total: number): string {

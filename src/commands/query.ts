@@ -12,6 +12,7 @@ import { type Deps, isHomeScope } from '../shared/deps.js'
 import { InputError } from '../shared/errors.js'
 import { resolveConfig } from '../config/resolve.js'
 import { type SwitchState, switchState } from '../config/switch.js'
+import { type Restores, emptyFigures, readStats, restoresOf } from '../store/stats.js'
 
 export interface Status {
   projectRoot: string
@@ -26,6 +27,11 @@ export interface Status {
   /** Stop blocks that asked the model for the narrative, over all sessions: what the narrative costs. */
   narrativeBlocks: number
   compactions: number
+  /** Handoffs the hooks found newly written, and how many came after a narrative block (store/stats.ts). */
+  handoffsWritten: number
+  handoffsAnswered: number
+  /** Restores given and their sizes in characters. */
+  restores: Restores
   /** Whether the hooks capture here (`bookmark off` / `on`), and which sessions are switched off. */
   capture: SwitchState
   problems: string[]
@@ -44,6 +50,7 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
     sessions = 0
   }
   const hooks = await store.allSessionHooks()
+  const figures = state ? await readStats(state.stats) : emptyFigures()
   const reg = await readRegistry(deps.bookmarkHome)
   const root = store.layout.root
   const cfg = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env })
@@ -59,6 +66,9 @@ export async function status(cwd: string, deps: Deps): Promise<Status> {
     bookmarkHome: deps.bookmarkHome,
     narrativeBlocks: hooks.reduce((n, h) => n + h.blocks, 0),
     compactions: hooks.reduce((n, h) => n + h.compactions, 0),
+    handoffsWritten: figures.handoffsWritten,
+    handoffsAnswered: figures.handoffsAnswered,
+    restores: restoresOf(figures),
     capture: switchState(cfg),
     problems,
   }

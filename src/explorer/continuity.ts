@@ -1,10 +1,13 @@
 /**
- * Continuity figures of a project from its store (`.bookmark/`, read through StoreReader, which checks the seals):
- * snapshots, compactions survived, narrative blocks asked for. The registry in the bookmark home says which stores
- * and sessions belong to a project folder.
+ * Continuity figures of a project from its store (`.bookmark/`, read through StoreReader, which checks the seals)
+ * and its folder in the bookmark home: snapshots, compactions survived, narrative blocks asked for, handoffs
+ * written, restores given and their sizes (store/stats.ts: numbers only). The registry in the bookmark home says
+ * which stores and sessions belong to a project folder.
  */
 import { StoreReader } from '../store/reader.js'
 import { readRegistry } from '../store/registry.js'
+import { stateOf } from '../store/state.js'
+import { type Restores, type StatFigures, emptyFigures, readStats, restoresOf } from '../store/stats.js'
 import { sameProject } from './handoff.js'
 
 export interface Continuity {
@@ -15,15 +18,47 @@ export interface Continuity {
   sessions: number
   compactions: number
   narrativeBlocks: number
+  /** Handoffs the hooks found newly written, and how many came after a narrative block. */
+  handoffsWritten: number
+  handoffsAnswered: number
+  lastHandoffAt: string | null
   lastSnapshotAt: string | null
-  /** Sizes of the restores given: the store does not record them. */
-  restoreSizes: null
+  restores: Restores
   /** Why a store was not read (not sealed by this user's key, unreadable). */
   problems: string[]
 }
 
+/** Figures of several stores as one. */
+export function addFigures(a: StatFigures, b: StatFigures): StatFigures {
+  const last = !a.lastRestore ? b.lastRestore : !b.lastRestore ? a.lastRestore : b.lastRestore.at > a.lastRestore.at ? b.lastRestore : a.lastRestore
+  const lastHandoffAt = a.lastHandoffAt === null ? b.lastHandoffAt : b.lastHandoffAt === null ? a.lastHandoffAt : Math.max(a.lastHandoffAt, b.lastHandoffAt)
+  return {
+    restores: a.restores + b.restores,
+    restoreChars: a.restoreChars + b.restoreChars,
+    largestRestore: Math.max(a.largestRestore, b.largestRestore),
+    lastRestore: last,
+    handoffsWritten: a.handoffsWritten + b.handoffsWritten,
+    handoffsAnswered: a.handoffsAnswered + b.handoffsAnswered,
+    lastHandoffAt,
+    ignored: a.ignored + b.ignored,
+  }
+}
+
 export async function continuityOf(bookmarkHome: string, project: string): Promise<Continuity> {
-  const out: Continuity = { stores: 0, snapshots: 0, sessions: 0, compactions: 0, narrativeBlocks: 0, lastSnapshotAt: null, restoreSizes: null, problems: [] }
+  const out: Continuity = {
+    stores: 0,
+    snapshots: 0,
+    sessions: 0,
+    compactions: 0,
+    narrativeBlocks: 0,
+    handoffsWritten: 0,
+    handoffsAnswered: 0,
+    lastHandoffAt: null,
+    lastSnapshotAt: null,
+    restores: restoresOf(emptyFigures()),
+    problems: [],
+  }
+  let figures = emptyFigures()
   const { registry } = await readRegistry(bookmarkHome)
   const roots = new Map<string, Set<string>>()
   for (const e of registry.entries) {
@@ -49,9 +84,15 @@ export async function continuityOf(bookmarkHome: string, project: string): Promi
         out.narrativeBlocks += hooks.blocks
       }
       out.sessions += sessions.size
+      const state = await stateOf(bookmarkHome, root)
+      if (state) figures = addFigures(figures, await readStats(state.stats))
     } catch (e) {
       out.problems.push(e instanceof Error ? e.message : String(e))
     }
   }
+  out.handoffsWritten = figures.handoffsWritten
+  out.handoffsAnswered = figures.handoffsAnswered
+  out.lastHandoffAt = figures.lastHandoffAt === null ? null : new Date(figures.lastHandoffAt).toISOString()
+  out.restores = restoresOf(figures)
   return out
 }

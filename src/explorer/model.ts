@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import type { EventKind, SearchEvent } from '../memory/events.js'
 import { type LogPosition, type MemoryLayout, readEventAt, readEvents, readLogState } from '../memory/log.js'
 import { projectName } from '../memory/query.js'
+import { wrapupSummary } from '../memory/wrapup.js'
 
 /** 12 hex digits, as event ids are: what the API takes and gives for projects and sessions. */
 export const shortId = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 12)
@@ -45,8 +46,10 @@ export interface ProjectInfo {
 
 interface SessionState extends SessionInfo {
   marks: Mark[]
-  /** The session's last reply (not a subagent's): its wrap-up. */
+  /** The session's last reply (not a subagent's): how it ended. */
   lastReply?: Mark
+  /** The session's latest wrap-up (`bookmark wrapup`), when one was recorded. */
+  wrapup?: Mark
   paths: Set<string>
   titled: boolean
 }
@@ -117,6 +120,7 @@ export class Catalogue {
     s.counts.events++
     const mark = s.marks[s.marks.length - 1]!
     if (e.kind === 'reply' && !e.sub && (!s.lastReply || !(mark.ts < s.lastReply.ts))) s.lastReply = mark
+    else if (e.kind === 'wrapup' && (!s.wrapup || !(mark.ts < s.wrapup.ts))) s.wrapup = mark
     if (e.kind === 'request' && !e.sub) {
       s.counts.requests++
       if (s.title === '') s.title = firstLine(e.text)
@@ -163,15 +167,22 @@ export class Catalogue {
     return this.sessions.get(`${host}\n${session}`)?.id
   }
 
-  /** The session's last reply, its wrap-up (whole, or cut to `cap` characters on one line). */
+  /** The session's last reply (whole, or cut to `cap` characters on one line). */
+  async lastReply(id: string, cap?: number): Promise<string | null> {
+    const s = [...this.sessions.values()].find((x) => x.id === id)
+    const e = s?.lastReply ? await readEventAt(this.m, s.lastReply.segment, s.lastReply.offset, s.lastReply.length) : undefined
+    return e ? cut(e.text, cap) : null
+  }
+
+  /**
+   * The session's latest wrap-up, when one was recorded: its whole text (summary, decisions, threads …), or with
+   * `cap` its summary on one line, cut to `cap` characters.
+   */
   async wrapUp(id: string, cap?: number): Promise<string | null> {
     const s = [...this.sessions.values()].find((x) => x.id === id)
-    if (!s?.lastReply) return null
-    const e = await readEventAt(this.m, s.lastReply.segment, s.lastReply.offset, s.lastReply.length)
+    const e = s?.wrapup ? await readEventAt(this.m, s.wrapup.segment, s.wrapup.offset, s.wrapup.length) : undefined
     if (!e) return null
-    if (cap === undefined) return e.text
-    const line = e.text.replace(/\s+/g, ' ').trim()
-    return line.length > cap ? `${line.slice(0, cap - 1)}…` : line
+    return cap === undefined ? e.text : cut(wrapupSummary(e), cap)
   }
 
   /** One session's events in time order (events without a time keep their place in the log). */
@@ -192,6 +203,13 @@ export class Catalogue {
     }
     return out
   }
+}
+
+/** `text` whole, or on one line cut to `cap` characters. */
+function cut(text: string, cap: number | undefined): string {
+  if (cap === undefined) return text
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > cap ? `${line.slice(0, cap - 1)}…` : line
 }
 
 function info(s: SessionState): SessionInfo {

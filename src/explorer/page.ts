@@ -47,7 +47,7 @@ main>*{min-width:0}main>section{grid-column:2}@media (max-width:760px){main>sect
 ul,ol{padding-left:0;list-style:none;margin:0}li{margin:.25em 0}
 button.item{display:block;width:100%;text-align:left;border:1px solid var(--line);padding:.35em .5em;cursor:pointer}
 button.item[aria-current=true]{border-color:var(--acc);outline:1px solid var(--acc)}
-.mute{color:var(--mute);font-size:.9em;overflow-wrap:anywhere;white-space:pre-line}#status{padding:0 1em;color:var(--mute);min-height:1em}
+.mute{color:var(--mute);font-size:.9em;overflow-wrap:anywhere;white-space:pre-line}#continuity{white-space:pre-line}#status{padding:0 1em;color:var(--mute);min-height:1em}
 :focus-visible{outline:2px solid var(--acc);outline-offset:1px}
 #timeline svg{width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
 #timeline text{fill:var(--mute);font-size:11px}
@@ -113,17 +113,26 @@ function renderSessions(pid) {
   $('project-title').textContent = p ? p.name + ' (' + p.path + ')' : ''
   $('continuity').textContent = ''
   api('/api/projects/' + pid + '/continuity').then(function (c) {
-    $('continuity').textContent = c.stores === 0 ? 'No bookmark store captured this project.' :
-      'Continuity: ' + c.snapshots + ' snapshots of ' + c.sessions + ' sessions, ' + c.compactions + ' compactions survived, ' + c.narrativeBlocks + ' narrative blocks asked' + (c.lastSnapshotAt ? ', last snapshot ' + whenIso(c.lastSnapshotAt) : '') + (c.problems.length ? ' (' + c.problems.join('; ') + ')' : '')
+    $('continuity').textContent = c.stores === 0 ? 'No bookmark store captured this project.' : continuity(c)
   }).catch(function (e) { status(e.message) })
   return api('/api/projects/' + pid + '/sessions').then(function (ss) {
     var list = $('session-list'); list.replaceChildren()
     var cur = state().get('s')
     ss.forEach(function (x) {
       var c = x.counts
-      list.appendChild(item(x.title, (x.wrapUp ? 'Last reply: ' + x.wrapUp + '\\n' : '') + when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors' + (x.handoffFresh === true ? ' · handoff fresh' : x.handoffFresh === false ? ' · handoff older than the session' : ''), x.id === cur, function () { go({ s: x.id, e: null }) }))
+      list.appendChild(item(x.title, (x.wrapUp ? 'Wrap-up: ' + x.wrapUp + '\\n' : x.lastReply ? 'Last reply: ' + x.lastReply + '\\n' : '') + when(x.first) + ' → ' + when(x.last) + ' · ' + x.host + ' · ' + c.requests + ' requests, ' + c.files + ' files, ' + c.commits + ' commits, ' + c.errors + ' errors' + (x.handoffFresh === true ? ' · handoff fresh' : x.handoffFresh === false ? ' · handoff older than the session' : ''), x.id === cur, function () { go({ s: x.id, e: null }) }))
     })
   })
+}
+/** Figures from the API are numbers; anything else shows as '?'. */
+function num(v) { return typeof v === 'number' && isFinite(v) ? v.toLocaleString('en-US') : '?' }
+function many(v, one, more) { return num(v) + ' ' + (v === 1 ? one : more) }
+function continuity(c) {
+  var r = c.restores
+  return 'Continuity: ' + many(c.snapshots, 'snapshot', 'snapshots') + ' of ' + many(c.sessions, 'session', 'sessions') + ', ' + many(c.compactions, 'compaction', 'compactions') + ' survived' + (c.lastSnapshotAt ? ', last snapshot ' + whenIso(c.lastSnapshotAt) : '') + '.\\n' +
+    'Narrative: ' + many(c.narrativeBlocks, 'block', 'blocks') + ' asked, ' + many(c.handoffsWritten, 'handoff', 'handoffs') + ' written (' + num(c.handoffsAnswered) + ' after a block)' + (c.lastHandoffAt ? ', the last ' + whenIso(c.lastHandoffAt) : '') + '.\\n' +
+    'Restores: ' + (!r || !r.last ? 'none given yet.' : num(r.count) + ' given, ' + num(r.average) + ' characters on average, the largest ' + num(r.largest) + ', the last ' + num(r.last.chars) + ' (' + r.last.source + ', ' + whenIso(r.last.at) + ').') +
+    (c.problems.length ? '\\n' + c.problems.join('; ') : '')
 }
 function timeline(events, first, last) {
   var NS = 'http://www.w3.org/2000/svg', W = 900, LH = 22, L = 80
@@ -208,7 +217,8 @@ function renderSession(sid, eid) {
     }
     $('handoff').replaceChildren(handoff(s.handoff))
     var w = $('wrapup'); w.replaceChildren()
-    if (s.wrapUp) { var wd = el('details'); wd.appendChild(el('summary', 'How it ended: the last reply')); wd.appendChild(linked(el('div', null, 'text'), s.wrapUp)); w.appendChild(wd) }
+    if (s.wrapUp) { var wu = el('details'); wu.open = true; wu.appendChild(el('summary', 'The wrap-up')); wu.appendChild(linked(el('div', null, 'text'), s.wrapUp)); w.appendChild(wu) }
+    if (s.lastReply) { var wd = el('details'); wd.appendChild(el('summary', 'How it ended: the last reply')); wd.appendChild(linked(el('div', null, 'text'), s.lastReply)); w.appendChild(wd) }
     $('timeline').replaceChildren(timeline(events, s.first, s.last))
     $('files').replaceChildren(files(events))
     var list = $('event-list'); list.replaceChildren()

@@ -147,7 +147,7 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
 
   const sessionView = async (s: SessionInfo): Promise<Record<string, unknown>> => {
     const p = catalogue.project(s.projectId)
-    const out: Record<string, unknown> = { ...s, project: p?.name ?? '', wrapUp: await catalogue.wrapUp(s.id) }
+    const out: Record<string, unknown> = { ...s, project: p?.name ?? '', wrapUp: await catalogue.wrapUp(s.id), lastReply: await catalogue.lastReply(s.id) }
     if (!p) return out
     const handoff = await handoffOf(deps.bookmarkHome, p.path)
     out.handoff = { ...handoff, fresh: freshFor(handoff, s.last) }
@@ -175,7 +175,13 @@ export async function startExplorer(opts: ExplorerOptions): Promise<Explorer> {
       if (sub === 'sessions') {
         const handoff = await handoffOf(deps.bookmarkHome, p.path)
         const out = []
-        for (const s of catalogue.sessionsOf(p.id)) out.push({ ...s, wrapUp: await catalogue.wrapUp(s.id, 240), handoffFresh: freshFor(handoff, s.last) })
+        for (const s of catalogue.sessionsOf(p.id))
+          out.push({
+            ...s,
+            wrapUp: await catalogue.wrapUp(s.id, 240),
+            lastReply: await catalogue.lastReply(s.id, 240),
+            handoffFresh: freshFor(handoff, s.last),
+          })
         return out
       }
       return continuityOf(deps.bookmarkHome, p.path)

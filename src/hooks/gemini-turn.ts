@@ -47,5 +47,7 @@ async function compactAnswer(ctx: HookContext, transcript: string, sid: string):
   await prepareAfterCapture(ctx, result)
   const text = result.snapshot ? await compactResume(ctx, ctx.project, result.snapshot) : await restoreText({ ...ctx, event: { ...ctx.event, source: 'compact' } })
   if (text === undefined || text.trim() === '') return undefined
-  return ctx.host.inject('check', cutToBudget(redact(text), ctx.cfg.resolved.config.compactBudget))
+  const given = cutToBudget(redact(text), ctx.cfg.resolved.config.compactBudget)
+  await (await import('./session-start.js')).noteRestoreGiven(ctx, given, 'compact')
+  return ctx.host.inject('check', given)
 }

@@ -47,10 +47,21 @@ interface RememberedFile<K, V> {
 
 /** The value kept at `path` when its key equals `key`; undefined otherwise (no such folder yet, missing, damaged, other key). */
 export async function recall<K, V>(path: string | undefined, version: number, key: K, isValue: (v: unknown) => v is V): Promise<V | undefined> {
+  const kept = await recallKept(path, version, key, isValue)
+  return kept?.current ? kept.value : undefined
+}
+
+/** The value kept at `path`, and whether its key equals `key` (`current`); undefined when none is kept there. */
+export async function recallKept<K, V>(
+  path: string | undefined,
+  version: number,
+  key: K,
+  isValue: (v: unknown) => v is V,
+): Promise<{ value: V; current: boolean } | undefined> {
   if (path === undefined) return undefined
   try {
     const r = await readJson(path, (v): v is RememberedFile<K, V> => isObject(v) && v.version === version && isObject(v.key) && isValue(v.value))
-    return r.ok && JSON.stringify(r.value.key) === JSON.stringify(key) ? r.value.value : undefined
+    return r.ok ? { value: r.value.value, current: JSON.stringify(r.value.key) === JSON.stringify(key) } : undefined
   } catch {
     return undefined
   }

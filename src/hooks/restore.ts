@@ -3,7 +3,7 @@
  * startup/clear: the narrative when usable, plus the snapshot facts it does not cover;
  * compact: the compact resume of this very session; resume/fork: a short note of what changed since.
  * Outside any project, the home pointer leads to the last active project (one level, registered only).
- * Read-only: restore writes nothing.
+ * Restore writes nothing but the line that notes its size (session-start.ts).
  */
 import { basename } from 'node:path'
 import { redact } from '../redact/secrets.js'
@@ -18,12 +18,13 @@ import type { Snapshot } from '../snapshot/model.js'
 import { Project } from '../repo/project.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
-import { PREPARED_VERSION, preparedTextOf, restoreKey, wrapRestore } from './prepared.js'
+import { PREPARED_VERSION, preparedTextOf, restoreKey } from './prepared.js'
 import { forget, remember } from './remembered.js'
 import type { CaptureResult } from '../capture/capture.js'
 import type { HookContext } from './run.js'
 import type { Wrapup } from '../memory/wrapup.js'
 import { latestWrapup } from '../store/wrapups.js'
+import { keepStatsSmall } from '../store/stats.js'
 
 export interface UsableNarrative {
   input?: NarrativeInput
@@ -89,12 +90,13 @@ async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Sn
   return entry.id === known?.id ? known : store.readSnapshot(entry.id)
 }
 
-export async function restoreHook(ctx: HookContext): Promise<unknown | undefined> {
+/** What SessionStart injects, computed now: redacted and within the budget (undefined: nothing). */
+export async function restoreHookText(ctx: HookContext): Promise<string | undefined> {
   const text = await restoreText(ctx)
   const { config } = ctx.cfg.resolved
   const budget = ctx.event.source === 'compact' && !ctx.homeScope ? config.compactBudget : config.restoreBudget
   // The narrative was written by the model, not by our store: redact before it reaches the context.
-  return wrapRestore(ctx.host, text === undefined ? undefined : cutToBudget(redact(text), budget))
+  return text === undefined ? undefined : cutToBudget(redact(text), budget)
 }
 
 /**
@@ -117,6 +119,7 @@ async function prepareRestore(ctx: HookContext, project: Project, written?: Snap
   // Made of redacted inputs (restoreStartup, `inputs`): no pass over the whole text.
   const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written, redact)
   const state = await ensureState(ctx.deps.bookmarkHome, project.root)
+  await keepStatsSmall(state.stats, ctx.now.getTime(), ctx.deps.lockDeadline).catch(() => undefined)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
   const final = text === undefined ? null : cutToBudget(text, config.restoreBudget)
   const validUntil = validity.untilMs === Number.POSITIVE_INFINITY ? Number.MAX_SAFE_INTEGER : validity.untilMs

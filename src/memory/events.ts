@@ -35,6 +35,8 @@ export interface SearchEvent {
   sub?: true
   /** A wrap-up's open threads (redacted): orientation shows them first. */
   threads?: string[]
+  /** A wrap-up's one-line summary (redacted): the explorer's list of sessions shows it. */
+  summary?: string
 }
 
 export interface EventSource {

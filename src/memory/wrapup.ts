@@ -183,10 +183,19 @@ export function wrapupEvent(w: Wrapup, file: string): SearchEvent {
     host: w.host ?? 'claude',
     ...(w.files.length > 0 ? { paths: w.files } : {}),
     ...(w.openThreads.length > 0 ? { threads: w.openThreads } : {}),
+    summary: w.summary,
     text: wrapupEventText(w),
     transcript: file,
     line: 1,
   }
+}
+
+/** A wrap-up event's summary: its own field, or the start of its text (an event logged before it had the field). */
+export function wrapupSummary(e: Pick<SearchEvent, 'text' | 'summary'>): string {
+  if (typeof e.summary === 'string') return e.summary
+  const body = e.text.startsWith('Wrap-up: ') ? e.text.slice('Wrap-up: '.length) : e.text
+  const end = body.search(/\. (?:Decisions|Discoveries|Open threads|Files|Commits): /)
+  return end === -1 ? body : body.slice(0, end)
 }
 
 export function wrapupText(w: Wrapup, file?: string): string {

@@ -6,14 +6,25 @@ import { readFile } from '../shared/fsp.js'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/keys.js'
-import { type Freshness, type NarrativeState, type SessionHooks, type Work, type WorkClock, isFuture, narrativeFreshness, workSinceClock } from './freshness.js'
+import {
+  type Freshness,
+  MIN_NARRATIVE_BYTES,
+  type NarrativeState,
+  type SessionHooks,
+  type Work,
+  type WorkClock,
+  isFuture,
+  narrativeFreshness,
+  workSinceClock,
+} from './freshness.js'
 import type { NarrativeRequest } from './prompt.js'
 import { isObject } from '../shared/json.js'
 import type { GitInfo } from '../repo/git.js'
 import type { Project } from '../repo/project.js'
 import { projectLayout } from '../store/layout.js'
 import { stateOf } from '../store/state.js'
-import { baseKey, recall, remember } from '../hooks/remembered.js'
+import { baseKey, recallKept, remember } from '../hooks/remembered.js'
+import { noteHandoff } from '../store/stats.js'
 
 /** The handoff template that ships with the package (a function: resolved only when a request is made). */
 export const narrativeTemplate = (): string => fileURLToPath(new URL('../../templates/bookmark.context.md', import.meta.url))
@@ -43,18 +54,36 @@ function isNarrativeState(v: unknown): v is NarrativeState {
  * How the handoff stands: judged from the file (narrative/file.ts), or taken from the judgement a capturing
  * hook kept (`remember`) while the handoff, git's branch, HEAD and index are as they were then
  * (remembered.ts): a Stop with nothing new then reads no handoff and loads no parser.
+ * A handoff written since the judgement kept is noted in the project's figures (store/stats.ts), and the new
+ * judgement kept whatever `remember_` says, so that the next hook does not note it again.
  */
-async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, remember_: boolean): Promise<NarrativeState> {
+async function narrativeState(root: string, bookmarkHome: string, git: GitInfo, remember_: boolean, hooks: SessionHooks, now: Date): Promise<NarrativeState> {
   const key = await baseKey(root, git)
   // No handoff: nothing to judge.
   const kept = key.narrative !== null
   const where = kept ? await stateOf(bookmarkHome, root) : undefined
-  const known = where ? await recall(where.narrativeState, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
-  if (known) return known
+  const known = where ? await recallKept(where.narrativeState, NARRATIVE_STATE_VERSION, key, isNarrativeState) : undefined
+  if (known?.current) return known.value
   const { readNarrative } = await import('./file.js')
   const { state } = await readNarrative(projectLayout(root).narrative, root, git, bookmarkHome)
-  if (remember_ && where) await remember(where.narrativeState, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
+  const written = newlyWritten(state, known?.value, now.getTime())
+  if (where && written !== undefined) noteHandoff(where.stats, written, answered(written, hooks), now.getTime())
+  if ((remember_ || written !== undefined) && where) await remember(where.narrativeState, NARRATIVE_STATE_VERSION, key, state).catch(() => undefined)
   return state
+}
+
+/** The time (epoch ms) of a handoff that is usable and other than the one judged before; undefined otherwise. */
+export function newlyWritten(state: NarrativeState, before: NarrativeState | undefined, nowMs: number): number | undefined {
+  if (!state.exists || state.tracked || !state.identityOk || !state.hasSection || state.templateOnly || state.bytes <= MIN_NARRATIVE_BYTES) return undefined
+  if (state.written === undefined || state.written === before?.written) return undefined
+  const at = Date.parse(state.written)
+  return Number.isFinite(at) && !isFuture(at, nowMs) ? at : undefined
+}
+
+/** Written after the session's last narrative block (to the second, as freshness compares them). */
+function answered(writtenMs: number, hooks: SessionHooks): boolean {
+  const asked = hooks.lastBlockAt !== undefined ? Math.floor(Date.parse(hooks.lastBlockAt) / 1_000) * 1_000 : Number.NaN
+  return Number.isFinite(asked) && writtenMs >= asked
 }
 
 /** `remember`: keep the judgement for the next hook (only hooks that wrote a capture do; one with nothing new writes nothing). */
@@ -68,7 +97,7 @@ export async function viewNarrative(
   remember_ = false,
 ): Promise<NarrativeView> {
   const git = await project.git()
-  const state = await narrativeState(project.root, bookmarkHome, git, remember_)
+  const state = await narrativeState(project.root, bookmarkHome, git, remember_, hooks, now)
   // A handoff dated in the future counts as none: all of the session's work is after it.
   const since = state.identityOk && state.written !== undefined && !isFuture(Date.parse(state.written), now.getTime()) ? state.written : undefined
   const done = workSinceClock(work, since)

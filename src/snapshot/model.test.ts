@@ -1,52 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { extractText, snapshotOf } from '../../test/helpers/extract.js'
 import { ghp } from '../../test/helpers/fake-secrets.js'
-import { assistantText, call, jsonl, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
+import { assistantText, call, jsonl, prompt } from '../../test/helpers/jsonl.js'
+import { META, SESSION, file } from '../../test/helpers/snapshot.js'
 import { createState } from '../extract/extract.js'
-import { CAPS, type ExtractState, type FileRecord } from '../extract/model.js'
-import { SNAPSHOT_FIELDS, SNAPSHOT_VERSION, type SnapshotMeta, currentTask, openTasks, taskItems, toSnapshot } from './model.js'
-
-const META: SnapshotMeta = {
-  id: 'SNAP_20261128_100000_000_abcd',
-  createdAt: '2026-11-28T10:00:00.000Z',
-  trigger: 'stop',
-  projectRoot: '/proj',
-  projectName: 'proj',
-  sessionId: 'sess-1',
-  capture: { transcript: '/t.jsonl', bytesRead: 120, lines: 3, skipped: 0, entries: 3, restarted: false, offset: 120 },
-}
-
-/** A small session: a request, two files in the project, one outside, a todo list, a failed command, a "yes". */
-const SESSION = jsonl([
-  prompt('Add a parser for the config file please', { ts: '2026-11-28T09:00:00.000Z' }),
-  call('t1', 'Write', { file_path: '/proj/src/a.ts', content: 'export function parse() {}\nx\n' }),
-  call('t2', 'Edit', { file_path: '/proj/src/b.ts', old_string: 'a', new_string: 'b\nc' }),
-  call('t3', 'Write', { file_path: '/tmp/notes.md', content: 'n\n' }),
-  call('t4', 'TodoWrite', {
-    todos: [
-      { content: 'write parser', status: 'completed', activeForm: 'Writing' },
-      { content: 'test parser', status: 'in_progress', activeForm: 'Testing' },
-      { content: 'docs', status: 'pending', activeForm: 'Documenting' },
-    ],
-  }),
-  toolUse('t5', 'Bash', { command: 'npm test' }),
-  toolResult('t5', 'FAIL src/a.test.ts', { isError: true }),
-  prompt('yes'),
-  assistantText('Done with the parser.'),
-])
-
-const file = (path: string, lastLine: number, more: Partial<FileRecord> = {}): FileRecord => ({
-  path,
-  op: 'modified',
-  added: 1,
-  removed: 0,
-  hints: [],
-  changes: 1,
-  tools: ['Edit'],
-  lastLine,
-  subagent: false,
-  ...more,
-})
+import { CAPS, type ExtractState } from '../extract/model.js'
+import { SNAPSHOT_FIELDS, SNAPSHOT_VERSION, currentTask, openTasks, taskItems, toSnapshot } from './model.js'
 
 describe('toSnapshot from an extraction', () => {
   const { state } = extractText(SESSION)
@@ -272,10 +231,10 @@ describe('taskItems', () => {
 describe('file order', () => {
   it('puts the latest change first, and files changed on the same line by path', () => {
     const state = createState()
-    state.files['src/z.ts'] = file('src/z.ts', 5)
-    state.files['src/b.ts'] = file('src/b.ts', 9)
-    state.files['src/a.ts'] = file('src/a.ts', 9)
-    state.files['README.md'] = file('README.md', 1)
+    state.files['src/z.ts'] = file('src/z.ts', { lastLine: 5 })
+    state.files['src/b.ts'] = file('src/b.ts', { lastLine: 9 })
+    state.files['src/a.ts'] = file('src/a.ts', { lastLine: 9 })
+    state.files['README.md'] = file('README.md', { lastLine: 1 })
     expect(toSnapshot(state, META).files.map((f) => f.path)).toEqual(['src/a.ts', 'src/b.ts', 'src/z.ts', 'README.md'])
   })
 })

@@ -1,45 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { extractText } from '../../test/helpers/extract.js'
-import { assistantText, call, jsonl, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
+import { META as SNAPSHOT_META, SESSION, error, file } from '../../test/helpers/snapshot.js'
 import { createState } from '../extract/extract.js'
-import type { ErrorRecord, FileRecord, GitRecord } from '../extract/model.js'
+import type { GitRecord } from '../extract/model.js'
 import { type Snapshot, type SnapshotMeta, toSnapshot } from './model.js'
 import { fileLine, gitLine, renderLatest, renderTrails } from './render.js'
 
-const META: SnapshotMeta = {
-  id: 'SNAP_1',
-  createdAt: '2026-11-28T10:00:00.000Z',
-  trigger: 'stop',
-  projectRoot: '/proj',
-  projectName: 'proj',
-  sessionId: 'sess-1',
-  capture: { transcript: '/t.jsonl', bytesRead: 0, lines: 0, skipped: 0, entries: 0, restarted: false, offset: 0 },
-}
+/** The shared meta, with a short id for the rendered lines. */
+const META: SnapshotMeta = { ...SNAPSHOT_META, id: 'SNAP_1' }
 
 /** An empty snapshot with some fields set. */
 const snap = (over: Partial<Snapshot> = {}): Snapshot => ({ ...toSnapshot(createState(), META), ...over })
-
-const file = (path: string, more: Partial<FileRecord> = {}): FileRecord => ({
-  path,
-  op: 'modified',
-  added: 0,
-  removed: 0,
-  hints: [],
-  changes: 1,
-  tools: ['Edit'],
-  lastLine: 1,
-  subagent: false,
-  ...more,
-})
-
-const error = (message: string, more: Partial<ErrorRecord> = {}): ErrorRecord => ({
-  tool: 'Bash',
-  target: 'npm test',
-  message,
-  line: 1,
-  resolved: false,
-  ...more,
-})
 
 /** The lines of the section headed `heading`, up to the next heading. */
 function section(md: string, heading: string): string[] {
@@ -54,25 +25,7 @@ const headings = (md: string) => md.split('\n').filter((l) => l.startsWith('#'))
 
 describe('renderLatest of a small session', () => {
   it('renders every section it has, exactly', () => {
-    const { state } = extractText(
-      jsonl([
-        prompt('Add a parser for the config file please', { ts: '2026-11-28T09:00:00.000Z' }),
-        call('t1', 'Write', { file_path: '/proj/src/a.ts', content: 'export function parse() {}\nx\n' }),
-        call('t2', 'Edit', { file_path: '/proj/src/b.ts', old_string: 'a', new_string: 'b\nc' }),
-        call('t3', 'Write', { file_path: '/tmp/notes.md', content: 'n\n' }),
-        call('t4', 'TodoWrite', {
-          todos: [
-            { content: 'write parser', status: 'completed', activeForm: 'Writing' },
-            { content: 'test parser', status: 'in_progress', activeForm: 'Testing' },
-            { content: 'docs', status: 'pending', activeForm: 'Documenting' },
-          ],
-        }),
-        toolUse('t5', 'Bash', { command: 'npm test' }),
-        toolResult('t5', 'FAIL src/a.test.ts', { isError: true }),
-        prompt('yes'),
-        assistantText('Done with the parser.'),
-      ]),
-    )
+    const { state } = extractText(SESSION)
     expect(renderLatest(toSnapshot(state, META)).split('\n')).toEqual([
       '# Bookmark: proj',
       '',

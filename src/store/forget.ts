@@ -131,7 +131,8 @@ async function forgetTrails(store: ProjectStore, ids: Set<string>, remaining: In
 /**
  * The answers kept for the next hook (the prepared restore and the handoff's verdict) quote the latest
  * snapshot: removed, the next hook computes them again. A compact resume quotes its session: removed for
- * every session that lost a snapshot. A reset session also loses its cursor, state and hook record.
+ * every session that lost a snapshot. A reset session also loses its cursor, state and hook record; forgetting all
+ * also removes the project's figures.
  */
 async function forgetState(state: StateLayout, forgotten: IndexEntry[], req: ForgetRequest): Promise<void> {
   await removeFile(state.prepared)
@@ -142,6 +143,7 @@ async function forgetState(state: StateLayout, forgotten: IndexEntry[], req: For
     for (const path of [cursorPath(state, sid), cursorStatePath(state, sid), sessionHooksPath(state, sid)]) await removeFile(path)
   }
   if (!req.resetAll) return
+  await removeFile(state.stats) // the figures of what is forgotten (restores given, handoffs written)
   for (const dir of [state.cursors, state.sessions]) {
     const names = await readdir(dir).catch(() => [] as string[])
     // Lock files stay: a capture may hold one (and forget holds those of the sessions it knows).

@@ -20,6 +20,7 @@
  *       restore.prepared.json, narrative.state.json  answers kept for the next hook
  *       config.json                 project configuration
  *       errors.log                  hook failures (capped)
+ *       stats.jsonl                 restores given and handoffs written, a line each (store/stats.ts; capped)
  *       store.lock                  the project lock
  *
  * What a hook reads on every call lives in the home, which no repository can write into: a project's own
@@ -84,6 +85,8 @@ export interface StateLayout {
   narrativeState: string
   config: string
   errorsLog: string
+  /** Continuity figures the hooks note (restores given, handoffs written): stats.ts. */
+  stats: string
   lock: string
 }
 
@@ -98,6 +101,7 @@ export function stateLayout(bookmarkHome: string, id: string): StateLayout {
     narrativeState: at(NARRATIVE_STATE),
     config: at('config.json'),
     errorsLog: at('errors.log'),
+    stats: at('stats.jsonl'),
     lock: at('store.lock'),
   }
 }
