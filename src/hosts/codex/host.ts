@@ -7,6 +7,7 @@ import type { Host } from '../host.js'
 import { readClaudePayload } from '../claude/payload.js'
 import { cutToBudget } from '../../restore/budget.js'
 import { parseLine } from './lines.js'
+import { codexUsage } from './usage.js'
 
 /**
  * Codex replaces an additionalContext above 2,500 approximate tokens (its bytes / 4, about 10,000 characters)
@@ -41,5 +42,6 @@ export const codexHost: Host = {
   // Codex has no Write tool: its model writes files with apply_patch.
   writeTool: 'apply_patch',
   parseLine,
+  usage: codexUsage,
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverRollout(cwd, sessionId, env),
 }
