@@ -6,7 +6,8 @@
  *
  * A session that commits is captured with the commit and the file marked committed; resuming the first session
  * brings the short note of what the others changed; a Claude Code session's story reaches a Codex session of the
- * same project.
+ * same project. The hook tells `codex exec` from the interactive CLI by Codex's command line: the suite opts in to
+ * the handoff request there (narrativeInHeadless), and its last test shows the default.
  *
  * Needs the binary: `node_modules/.bin/codex` (@openai/codex@0.171.0) or CODEX_BIN; skipped without it.
  * Run: npm run build && npx vitest run test/realhost/codex.test.ts
@@ -44,9 +45,9 @@ let commitSession: string
 const children = new Set<ChildProcess>()
 
 /** `codex exec …` in the project (or `cwd`), from a clean environment, killed (by its pid) after 90 s. */
-function codex(args: string[], cwd = proj): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function codex(args: string[], cwd = proj, runEnv = env): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CODEX, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(CODEX, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
     children.add(child)
     let stdout = ''
     let stderr = ''
@@ -85,6 +86,9 @@ beforeAll(async () => {
     BOOKMARK_HOME: join(root, 'home', '.bookmark'),
     TMPDIR: join(root, 'tmp'),
     FAKE_OPENAI_KEY: 'sk-fake',
+    // `codex exec` is a non-interactive run, where the Stop hook does not ask for the handoff by default (the
+    // last test): these sessions stand for attended ones.
+    BOOKMARK_NARRATIVE_IN_HEADLESS: '1',
   }
   // Codex retries a dead URL forever unless all three bounds are set.
   writeFileSync(
@@ -289,5 +293,21 @@ describe.skipIf(!version)(`real Codex CLI (${version ?? 'absent'})`, () => {
     expect(text).toContain(`## Latest request\n\n\`\`\`recorded\n${request}\n\`\`\``)
     expect(text).toContain('- `src/fetch.ts` [uncommitted] created +1 -0')
     expect(text).toContain('The fetch client now retries twice.')
+  }, 180_000)
+
+  it("`codex exec` without narrativeInHeadless: captured, but the model is not asked for the handoff, so its answer is the run's", async () => {
+    const proj3 = mkdirp(join(root, 'proj3'))
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: proj3 })
+    const plain = { ...env }
+    delete plain.BOOKMARK_NARRATIVE_IN_HEADLESS
+    const before = fake.requests.length
+    const r = await codex(['exec', '-s', 'workspace-write', 'patch file'], proj3, plain)
+    expect(r.code, r.stderr).toBe(0)
+    // The patch, then the model's own last word: no third request carrying our Stop reason.
+    expect(fake.requests.slice(before).map((q) => q.reply)).toEqual(['apply_patch', 'Done.'])
+    expect(r.stdout.trim()).toBe('Done.')
+    // A repository without a commit yet: no mark from git.
+    expect(readFileSync(join(proj3, '.bookmark', 'LATEST.md'), 'utf8')).toContain('- `patched.txt` created +2 -0')
+    expect(existsSync(join(proj3, '.bookmark', 'bookmark.context.md'))).toBe(false)
   }, 180_000)
 })
