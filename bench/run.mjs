@@ -8,6 +8,7 @@
  * - First captures run `bookmark snapshot` on a fresh store, of transcripts made of whole real sessions, in
  *   paired rounds with a plain pass over the same file (read, split, JSON.parse); peak RSS from /usr/bin/time -v.
  * - Restore runs on a history of 1,000 snapshots and a registry of 500 projects.
+ * - Codex CLI's restore and Stops run on a rollout made of the real Codex ones (bench/lib/codex.mjs).
  * It prints the machine, a table and one PASS/FAIL verdict per goal. It never asserts a time: it exits 0
  * whatever the verdicts, 1 when a case broke (a hook failed, printed garbage, or did not do what the case
  * measures), 2 when it cannot start (no corpus, bad settings).
@@ -25,6 +26,7 @@ import { fileURLToPath } from 'node:url'
 import { REPO_ROOT } from '../stress/lib/env.mjs'
 import { buildTranscript, corpusDir, findTurn, loadSources, newTurn } from './lib/corpus.mjs'
 import { captureCase, captureOnce } from './lib/capture.mjs'
+import { codexCases } from './lib/codex.mjs'
 import { NARRATIVE_PROBE, fillRegistry, growHistory, writeNarrative } from './lib/history.mjs'
 import { additionalContext, checkHookRun, errorsLogPath, errorsLogSize, hookPrefix, indexHead, readJson, stateDirOf, world } from './lib/world.mjs'
 import { BenchError, median, nodeCommand, paired, rssMethod, runShell, runWithRss } from './lib/measure.mjs'
@@ -94,7 +96,7 @@ const size = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MB`
  * One hook case: the payload written to a file, paired rounds, then `rssRuns` runs for the peak RSS.
  * `expect(run)` throws when a run did not do what the case measures; `after(run, timed)` collects facts.
  */
-function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.project, prepare, expect, after, notes }) {
+export function hookCase(ctx, { id, label, w, hook, args = [], payload, env = w.env, cwd = w.project, prepare, expect, after, notes }) {
   progress(`${label}: ${ctx.s.warmup} + ${ctx.s.rounds} paired rounds`)
   const file = join(w.dir, `payload-${id}.json`)
   writeFileSync(file, `${JSON.stringify(payload)}\n`)
@@ -106,7 +108,7 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
   ctx.s.hookPrefix ??= hookPrefix(ctx.s.bin, ctx.s.tmp)
   const result = paired({
     a: nodeCommand(['-e', '0'], { stdin: file }),
-    b: nodeCommand([...ctx.s.hookPrefix, ctx.s.bin, hook], { stdin: file }),
+    b: nodeCommand([...ctx.s.hookPrefix, ctx.s.bin, hook, ...args], { stdin: file }),
     env,
     cwd,
     rounds: ctx.s.rounds,
@@ -118,7 +120,7 @@ function hookCase(ctx, { id, label, w, hook, payload, env = w.env, cwd = w.proje
   const rss = []
   for (let i = 0; i < ctx.s.rssRuns; i++) {
     prepare?.()
-    const r = runWithRss([...ctx.s.hookPrefix, ctx.s.bin, hook], { env, cwd, stdin: file, scratch: ctx.root })
+    const r = runWithRss([...ctx.s.hookPrefix, ctx.s.bin, hook, ...args], { env, cwd, stdin: file, scratch: ctx.root })
     check(r)
     after?.(r, false)
     rss.push(r.rssKb)
@@ -198,7 +200,7 @@ function startupPayload(w, cwd = w.project) {
 }
 
 /** The index must not move during the timed rounds of a case that writes nothing. */
-function unchangedIndex(label, w) {
+export function unchangedIndex(label, w) {
   let head
   return (_r, timed) => {
     if (!timed) return
@@ -208,11 +210,23 @@ function unchangedIndex(label, w) {
   }
 }
 
-/** Stop after one new turn: a real turn appended (untimed) before each round; each run must write one snapshot. */
-function stopTurnCase(ctx, w, gen, id, label) {
+/** Claude Code turns for `w`: each one chained to the last turn appended (`append`: this one will be). */
+function claudeTurns(ctx, w, gen) {
   let parent = gen.lastUuid
+  return (append) => {
+    const t = newTurn(ctx.turn, { sessionId: w.sessionId, projectDir: w.project, parentUuid: parent })
+    if (append) parent = t.lastUuid
+    return t
+  }
+}
+
+/**
+ * Stop after one new turn: a real turn (`nextTurn(true)`) appended (untimed) before each round; each run must write
+ * one snapshot. The payload names the reply of a turn like it (`nextTurn(false)`, not appended).
+ */
+export function stopTurnCase(ctx, w, { id, label, args, nextTurn, payload = (reply) => stopPayload(w, reply) }) {
   let reply
-  const sample = newTurn(ctx.turn, { sessionId: w.sessionId, projectDir: w.project, parentUuid: parent })
+  const sample = nextTurn(false)
   const read = []
   let head = indexHead(w)
   return hookCase(ctx, {
@@ -220,12 +234,12 @@ function stopTurnCase(ctx, w, gen, id, label) {
     label,
     w,
     hook: 'stop',
-    payload: stopPayload(w, sample.lastAssistantText),
+    args,
+    payload: payload(sample.lastAssistantText),
     env: { ...w.env, BOOKMARK_MAX_NARRATIVE_BLOCKS: '0' },
     prepare: () => {
-      const t = newTurn(ctx.turn, { sessionId: w.sessionId, projectDir: w.project, parentUuid: parent })
+      const t = nextTurn(true)
       appendFileSync(w.transcript, t.text)
-      parent = t.lastUuid
       reply = t.lastAssistantText
     },
     expect: (r) => {
@@ -243,7 +257,7 @@ function stopTurnCase(ctx, w, gen, id, label) {
   })
 }
 
-function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true, prepare, after, note }) {
+export function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true, args, payload, prepare, after, note }) {
   const env = budget === DEFAULT_BUDGET ? w.env : { ...w.env, BOOKMARK_RESTORE_BUDGET: String(budget) }
   const chars = []
   const row = hookCase(ctx, {
@@ -251,7 +265,8 @@ function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true, 
     label,
     w,
     hook: 'restore',
-    payload: startupPayload(w, cwd),
+    args,
+    payload: payload ?? startupPayload(w, cwd),
     env,
     cwd: cwd ?? w.project,
     prepare,
@@ -289,6 +304,9 @@ function goals(ctx) {
   ratioGoal('check (not due)', 'check', 1.2)
   ratioGoal('restore (startup)', 'restore', 1.2)
   ratioGoal('stop with nothing new', 'stop-idle', 1.2)
+  ratioGoal('Codex restore (startup)', 'codex-restore', 1.2)
+  ratioGoal('Codex stop with nothing new', 'codex-stop-idle', 1.2)
+  ratioGoal(`Codex stop after one new turn, ${size(ctx.codexBytes)} rollout`, 'codex-stop-turn', 3)
   const turn = findCase(ctx, 'stop-turn-big')
   ratioGoal(
     `stop after one new turn, ${size(ctx.bigBytes)} transcript`,
@@ -485,8 +503,11 @@ function run(ctx, m, skipped) {
     prepare: () => rmSync(prepared, { force: true }),
   })
 
-  stopTurnCase(ctx, small, genSmall, 'stop-turn-small', `stop, one new turn on ${size(genSmall.bytes)}`)
-  stopTurnCase(ctx, big, genBig, 'stop-turn-big', `stop, one new turn on ${size(genBig.bytes)}`)
+  stopTurnCase(ctx, small, { id: 'stop-turn-small', label: `stop, one new turn on ${size(genSmall.bytes)}`, nextTurn: claudeTurns(ctx, small, genSmall) })
+  stopTurnCase(ctx, big, { id: 'stop-turn-big', label: `stop, one new turn on ${size(genBig.bytes)}`, nextTurn: claudeTurns(ctx, big, genBig) })
+
+  // The same hooks as Codex CLI runs them, on a rollout of the small size (bench/lib/codex.mjs).
+  ctx.codexBytes = codexCases(ctx, { hookCase, restoreCase, stopTurnCase, unchangedIndex, size, budget: DEFAULT_BUDGET })
 
   // A long history: one real capture, copied into `snapshots` snapshots; `projects` projects in the registry.
   progress(`history: ${s.snapshots} snapshots, ${s.projects} projects`)

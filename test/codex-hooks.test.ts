@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { appendFile, chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { GUARD, shellQuote } from '../src/setup/hooks.js'
@@ -29,12 +29,47 @@ beforeEach(async () => {
   await writeFile(rollout, (await readFile(ROLLOUT, 'utf8')).split('/home/dev/runs/w/proj').join(project))
 })
 
+const LINE = (hook: string): string => `${[process.execPath, '-e', GUARD, BIN].map(shellQuote).join(' ')} ${hook} --host codex`
+
 /** Runs `hook` as Codex does: its hooks.json command line through `bash -c`, in the session's folder. */
 function codexRuns(hook: string, payload: object): { stdout: string; stderr: string } {
-  const line = `${[process.execPath, '-e', GUARD, BIN].map(shellQuote).join(' ')} ${hook} --host codex`
-  const stdout = execFileSync('/bin/bash', ['-c', line], { cwd: project, env: sb.env, input: JSON.stringify(payload), encoding: 'utf8' })
+  const stdout = execFileSync('/bin/bash', ['-c', LINE(hook)], { cwd: project, env: sb.env, input: JSON.stringify(payload), encoding: 'utf8' })
   return { stdout, stderr: '' }
 }
+
+/**
+ * Runs `hook` the same way under a process whose command line is Codex's (`codex exec …`, or the interactive
+ * `codex …`): an executable named codex that runs the line through `bash -c`, as the real binary does.
+ */
+async function codexRunsUnder(args: string[], hook: string, payload: object, env: NodeJS.ProcessEnv = sb.env): Promise<string> {
+  const parent = join(sb.dir, 'codex-bin', 'codex')
+  if (!existsSync(parent)) {
+    await mkdir(join(sb.dir, 'codex-bin'), { recursive: true })
+    const body =
+      "const { execFileSync } = require('node:child_process')\nprocess.stdout.write(execFileSync('/bin/bash', ['-c', process.env.LINE], { stdio: ['inherit', 'pipe', 'inherit'] }))\n"
+    await writeFile(parent, `#!${process.execPath}\n${body}`)
+    await chmod(parent, 0o755)
+  }
+  return execFileSync(parent, args, { cwd: project, env: { ...env, LINE: LINE(hook) }, input: JSON.stringify(payload), encoding: 'utf8' })
+}
+
+/** A token count as Codex writes it after a response: `input` tokens carried, in Codex's window of 258,400. */
+const tokenCount = (input: number): string =>
+  JSON.stringify({
+    timestamp: '2026-12-02T01:28:37.000Z',
+    ordinal: 99,
+    type: 'event_msg',
+    payload: {
+      type: 'token_count',
+      info: {
+        total_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: input + 10 },
+        last_token_usage: { input_tokens: input, cached_input_tokens: input - 1000, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: input + 10 },
+        last_usage_includes_reasoning: false,
+        model_context_window: 258_400,
+      },
+      rate_limits: { limit_id: 'codex', primary: null, secondary: null },
+    },
+  }) + '\n'
 
 const common = () => ({ session_id: SID, transcript_path: rollout, cwd: project, model: 'gpt-5.5' })
 const stop = (active: boolean) => ({
@@ -108,6 +143,38 @@ describe.skipIf(!existsSync(ROLLOUT) || !existsSync(CLAUDE))('hooks run as Codex
     expect(out.stdout).toBe('')
     const latest = await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')
     expect(latest).toMatch(/\(interval\) of Codex CLI session/)
+  })
+
+  it("UserPromptSubmit asks for the handoff once Codex's own token count passes the threshold of Codex's window", async () => {
+    const prompt = { ...common(), turn_id: '01a2345e-2961', hook_event_name: 'UserPromptSubmit', permission_mode: 'default', prompt: 'patch file' }
+    // 70% of the 258,400 Codex recorded: room (a window guessed from no model name, 200,000, would say 90%).
+    await appendFile(rollout, tokenCount(180_000))
+    expect(codexRuns('check', prompt).stdout).toBe('')
+    await appendFile(rollout, tokenCount(200_000))
+    const answer = JSON.parse(codexRuns('check', prompt).stdout) as { hookSpecificOutput: Record<string, string> }
+    expect(Object.keys(answer.hookSpecificOutput)).toEqual(['hookEventName', 'additionalContext'])
+    const lines = answer.hookSpecificOutput.additionalContext!.split('\n')
+    expect(lines[0]).toBe('session-bookmark: the context is 77% full and compaction will drop detail.')
+    expect(lines[1]).toMatch(/^Before continuing, update the handoff .*bookmark\.context\.md.* with apply_patch /)
+    // Once per filling of the context.
+    expect(codexRuns('check', prompt).stdout).toBe('')
+  })
+
+  it('under `codex exec` nobody reads an answer: Stop captures without asking for the handoff, and no context note', async () => {
+    const exec = ['-c', 'model="gpt-5.5"', 'exec', '-s', 'workspace-write', 'patch file']
+    expect(await codexRunsUnder(exec, 'stop', stop(false))).toBe('')
+    expect(await readFile(join(project, '.bookmark', 'LATEST.md'), 'utf8')).toMatch(/\(stop\) of Codex CLI session/)
+    await appendFile(rollout, tokenCount(250_000))
+    const prompt = { ...common(), turn_id: '01a2345e-2961', hook_event_name: 'UserPromptSubmit', permission_mode: 'default', prompt: 'go on' }
+    expect(await codexRunsUnder(['exec', 'resume', '--last', 'go on'], 'check', prompt)).toBe('')
+    // narrativeInHeadless asks all the same.
+    const asked = await codexRunsUnder(['e', 'patch file'], 'stop', stop(false), { ...sb.env, BOOKMARK_NARRATIVE_IN_HEADLESS: '1' })
+    expect(Object.keys(JSON.parse(asked) as object)).toEqual(['decision', 'reason'])
+  })
+
+  it('the interactive `codex` (a first prompt given, options before it) is attended: Stop asks for the handoff', async () => {
+    const answer = await codexRunsUnder(['-m', 'gpt-5.5', '--cd', project, 'exec the tests'], 'stop', stop(false))
+    expect((JSON.parse(answer) as { decision: string }).decision).toBe('block')
   })
 
   it('PreCompact prints nothing and prepares the compact resume that SessionStart compact injects', async () => {

@@ -123,6 +123,61 @@ describe('bookmark setup --host codex', () => {
     expect((await runCli(['doctor'], { env })).stdout).toContain('✔ codex-hooks')
   })
 
+  /** Our handler of `event` (group 0 after a fresh setup) runs `command` instead, trusted as Codex would trust it. */
+  async function rewire(event: 'Stop' | 'SessionStart', command: string, timeout: number): Promise<void> {
+    const file = join(codex, 'hooks.json')
+    const hooks = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> }
+    hooks.hooks[event]![0]!.hooks[0]!.command = command
+    await writeFile(file, JSON.stringify(hooks, null, 2))
+    const toml = join(codex, 'config.toml')
+    const key = trustHeader(`${file}:${event === 'Stop' ? 'stop' : 'session_start'}:0:0`)
+    const text = await readFile(toml, 'utf8')
+    const at = text.indexOf(key)
+    expect(at).toBeGreaterThanOrEqual(0)
+    const hash = codexHookHash(event, undefined, { command, timeout })
+    await writeFile(toml, text.slice(0, at) + text.slice(at).replace(/trusted_hash = "[^"]*"/, `trusted_hash = "${hash}"`))
+  }
+
+  const codexChecks = async (): Promise<{ status: string; message: string }[]> =>
+    (JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as { checks: { id: string; status: string; message: string }[] }).checks
+      .filter((c) => c.id === 'codex-hooks')
+      .map(({ status, message }) => ({ status, message }))
+
+  it("doctor runs each hook as Codex does and holds its answer to Codex's schema, trusted or not", async () => {
+    await runCli(['setup', '--host', 'codex'], { env })
+    const file = join(codex, 'hooks.json')
+    // Run for real: SessionStart, UserPromptSubmit, Stop (captures), PreCompact (the compact resume), a new SessionStart (restores).
+    expect(await codexChecks()).toEqual([{ status: 'ok', message: expect.stringContaining('Codex CLI hooks wired for') }])
+
+    // A Stop that answers as for Claude Code, trusted: only running it tells that Codex would drop its answer.
+    const fake = join(sb.dir, 'other', 'bin', 'bookmark.cjs')
+    await mkdir(join(sb.dir, 'other', 'bin'), { recursive: true })
+    await writeFile(fake, "process.stdout.write(JSON.stringify({ decision: 'block', reason: 'r', hookSpecificOutput: { hookEventName: 'Stop' } }))\n")
+    await rewire('Stop', `${[process.execPath, '-e', GUARD, fake].map(shellQuote).join(' ')} stop --host codex`, 60)
+    expect(await codexChecks()).toEqual([
+      {
+        status: 'error',
+        message: `Stop in ${file}, run as Codex CLI runs it, answered with hookSpecificOutput, which Codex's Stop schema does not allow: Codex drops the whole answer`,
+      },
+    ])
+
+    // Our Stop wired as for Claude Code: it reads the rollout as a Claude Code transcript, which yields no file.
+    await rewire('Stop', line('stop').replace(' --host codex', ''), 60)
+    expect(await codexChecks()).toEqual([
+      { status: 'warn', message: `Stop in ${file} runs bookmark as if for Claude Code` },
+      {
+        status: 'error',
+        message: `Stop in ${file}, run as Codex CLI runs it, ran, but did not read the rollout (its capture misses the file the session created): is it wired with \`--host codex\`?`,
+      },
+    ])
+
+    // An entry that is gone is said as such (and not run).
+    const gone = join(sb.dir, 'gone', 'bin', 'bookmark.cjs')
+    await rewire('SessionStart', `${[process.execPath, '-e', GUARD, gone].map(shellQuote).join(' ')} restore --host codex`, 15)
+    await rewire('Stop', line('stop'), 60)
+    expect(await codexChecks()).toEqual([{ status: 'error', message: `SessionStart in ${file} runs ${gone}, which is not there: the hook does nothing` }])
+  })
+
   it('uninstall warns when a trusted hook after ours moves up (Codex keys trust by position)', async () => {
     await runCli(['setup', '--host', 'codex'], { env })
     const file = join(codex, 'hooks.json')

@@ -62,15 +62,14 @@ export function buildProgram(io: Io): Command {
   program
     .command('snapshot')
     .description('capture a session now: read its transcript (only what is new), write a snapshot, LATEST.md and the trail')
-    .option('--transcript <path>', 'the session transcript (.jsonl); default: discovered from the project folder')
+    .option('--transcript <path>', "the session transcript (.jsonl); default: the folder's newest session of any host (Claude Code, Codex, Gemini)")
     .option('--session-id <id>', 'the session to capture (picks its transcript when --transcript is not given)')
     .option('--cwd <dir>', 'the session working directory (default: current directory)')
     .addOption(
-      new Option('--host <host>', 'whose transcript it is (default: told from the file itself; Claude Code without --transcript)').choices([
-        'claude',
-        'codex',
-        'gemini',
-      ]),
+      new Option(
+        '--host <host>',
+        'whose transcript it is (default: told from the file itself; without --transcript, whichever host has the newest session)',
+      ).choices(['claude', 'codex', 'gemini']),
     )
     .addOption(new Option('--trigger <trigger>', 'why the capture happened').choices(TRIGGERS as string[]).default('manual'))
     .option('--force', 'capture even when capture is off for the project or the session (`bookmark off`)')
@@ -82,13 +81,16 @@ export function buildProgram(io: Io): Command {
         io.out(opts.json ? json({ written: false, reason: refused, projectRoot }) : `No snapshot written: ${refused}.`)
         return
       }
-      const { host, sessionId } = await transcriptHost(resolve(opts.cwd ?? io.cwd), opts.transcript, opts.host, opts.sessionId)
+      const found = await transcriptHost(resolve(opts.cwd ?? io.cwd), opts.transcript, opts.host, opts.sessionId, deps.env)
+      const { host, sessionId, note } = found
+      const transcript = opts.transcript ?? found.transcript
+      if (note) io.deps.log(note)
       const result = await capture(
         {
           cwd: opts.cwd ?? io.cwd,
           trigger: opts.trigger,
           ...(host ? { host } : {}),
-          ...(opts.transcript ? { transcript: opts.transcript } : {}),
+          ...(transcript ? { transcript } : {}),
           ...(sessionId ? { sessionId } : {}),
         },
         deps,

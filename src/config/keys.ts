@@ -38,7 +38,7 @@ export const KEYS = {
     max: 10_000_000,
     integer: true,
     unit: 'tokens',
-    help: "the model's context window; 0 = from the model name (1M for [1m] models, else 200k)",
+    help: "the model's context window; 0 = the one Codex records, else from the model name (1M for [1m] models, else 200k)",
   },
   narrativeRefreshMinutes: {
     default: 30,

@@ -1,6 +1,7 @@
 /**
  * `bookmark doctor` for Codex CLI: our hooks in `$CODEX_HOME/hooks.json`, and whether Codex would run them. Codex
- * skips a hook silently unless config.toml trusts the hash of exactly its command (setup/codex.ts).
+ * skips a hook silently unless config.toml trusts the hash of exactly its command (setup/codex.ts). Each hook whose
+ * entry is there is then run as Codex runs it (codex-probe.ts).
  */
 import { access } from 'node:fs/promises'
 import { HOOK_EVENTS } from '../setup/hooks.js'
@@ -9,6 +10,7 @@ import { hookEntry } from '../setup/hooks.js'
 import { shellWords } from '../setup/hooks.js'
 import { readSettings } from '../setup/settings.js'
 import type { Check } from './check.js'
+import { type CodexWiredHook, probeCodexHooks } from './codex-probe.js'
 
 const WHY = {
   untrusted: 'config.toml does not trust it',
@@ -33,6 +35,7 @@ export async function codexChecks(env: NodeJS.ProcessEnv): Promise<{ checks: Che
   const toml = codexConfigPath(env)
   const states = hookStates((await readSettings(toml).catch(() => undefined))?.text ?? '')
   const fix = '`bookmark setup --host codex` trusts the command it writes (or trust it in Codex: /hooks)'
+  const probe: CodexWiredHook[] = []
   for (const h of hooks) {
     const trust = trustOf(h, states)
     if (trust !== 'trusted')
@@ -51,14 +54,24 @@ export async function codexChecks(env: NodeJS.ProcessEnv): Promise<{ checks: Che
         message: `${h.event} in ${path} runs ${entry}, which is not there: the hook does nothing`,
         fix: 'run `bookmark setup --host codex` again from the installed package, or `bookmark uninstall --host codex`',
       })
-    else if (!shellWords(h.command).includes('--host'))
-      checks.push({
-        id: 'codex-hooks',
-        status: 'warn',
-        message: `${h.event} in ${path} runs bookmark as if for Claude Code`,
-        fix: 'run `bookmark setup --host codex`',
-      })
+    else {
+      probe.push({ event: h.event, command: h.command, ...(h.timeout !== undefined ? { timeout: h.timeout } : {}) })
+      if (!shellWords(h.command).includes('--host'))
+        checks.push({
+          id: 'codex-hooks',
+          status: 'warn',
+          message: `${h.event} in ${path} runs bookmark as if for Claude Code`,
+          fix: 'run `bookmark setup --host codex`',
+        })
+    }
   }
+  for (const p of await probeCodexHooks(probe, env))
+    checks.push({
+      id: 'codex-hooks',
+      status: 'error',
+      message: `${p.event} in ${path}, run as Codex CLI runs it, ${p.problem}`,
+      fix: 'run `bookmark setup --host codex` again (it writes and trusts the command Codex should run); `bookmark doctor` checks again',
+    })
   const missing = HOOK_EVENTS.filter((e) => !hooks.some((h) => h.event === e))
   if (missing.length > 0)
     checks.push({

@@ -25,7 +25,7 @@ export interface ProbeProblem {
   problem: string
 }
 
-interface Outcome {
+export interface Outcome {
   code: number | null
   stdout: string
   stderr: string
@@ -40,7 +40,12 @@ export function hostArgv(h: WiredHook, claude: Version | undefined): { file: str
 
 function runOnce(h: WiredHook, claude: Version | undefined, payload: object, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const { file, args } = hostArgv(h, claude)
-  const limitMs = Math.min(h.timeout ?? 60, 30) * 1000
+  return runArgv(file, args, h.timeout, payload, cwd, env)
+}
+
+/** Runs `file args` with `payload` on stdin, killed after its timeout (seconds, at most 30). */
+export function runArgv(file: string, args: string[], timeout: number | undefined, payload: object, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const limitMs = Math.min(timeout ?? 60, 30) * 1000
   return new Promise((resolve) => {
     let stdout = ''
     let stderr = ''
@@ -66,7 +71,7 @@ function runOnce(h: WiredHook, claude: Version | undefined, payload: object, cwd
 }
 
 /** What is wrong with one run: undefined when it exited 0 with empty or JSON-object output. */
-function judge(o: Outcome, timeout: number | undefined): string | undefined {
+export function judge(o: Outcome, timeout: number | undefined, host = 'Claude Code'): string | undefined {
   const lines = o.stderr
     .split('\n')
     .map((l) => l.trim())
@@ -80,12 +85,12 @@ function judge(o: Outcome, timeout: number | undefined): string | undefined {
     const v = JSON.parse(out) as unknown
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return `printed ${out.slice(0, 80)}, not a JSON object`
   } catch {
-    return `printed text Claude Code cannot read as hook output: ${out.slice(0, 80)}`
+    return `printed text ${host} cannot read as hook output: ${out.slice(0, 80)}`
   }
   return undefined
 }
 
-const exists = (p: string): Promise<boolean> =>
+export const exists = (p: string): Promise<boolean> =>
   stat(p).then(
     () => true,
     () => false,

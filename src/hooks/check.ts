@@ -50,9 +50,10 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 
-  const usage = await latestUsage(transcript).catch(() => undefined)
+  const reader = ctx.host.usage
+  const usage = reader ? await latestUsage(transcript, reader).catch(() => undefined) : undefined
   if (!usage) return undefined
-  const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens)
+  const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens, usage.window)
   const ratio = usage.tokens / window
   if (ratio < config.contextThreshold) return undefined
   // The note would make the model write the handoff in a scripted run instead of answering (issue 16).

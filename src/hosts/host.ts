@@ -6,6 +6,7 @@
  */
 import type { ReadOptions, ReadStats, TranscriptCursor } from '../transcript/read.js'
 import type { LineParser, TranscriptEntry } from '../transcript/types.js'
+import type { UsageReader } from '../transcript/tail.js'
 
 export type HostId = 'claude' | 'codex' | 'gemini'
 
@@ -66,6 +67,8 @@ export interface Host {
   writeTool: string
   /** One transcript line to entries (pure). */
   parseLine: LineParser
+  /** How the latest context usage reads from the transcript's tail (the check hook's note); none: no note. */
+  usage?: UsageReader
   /** Reads the transcript instead of the shared line reader with `parseLine` (Gemini). */
   read?: TranscriptReader
   /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */

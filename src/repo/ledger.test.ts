@@ -68,6 +68,19 @@ describe('ledgerFacts', () => {
     }
   })
 
+  it('takes a commit of the second the session began in for one made since (the reflog keeps whole seconds)', async () => {
+    const { d } = repo()
+    clock = T0 + 10
+    writeFileSync(join(d, 'd.ts'), 'd\n')
+    git(d, 'add', 'd.ts')
+    git(d, 'commit', '-q', '-m', 'add d')
+    const f = await facts(d, ['d.ts', 'b.ts'], new Date((T0 + 10) * 1000 + 400).toISOString())
+    expect(f?.paths).toEqual({
+      'd.ts': { exists: true, dirty: false, changedSinceStart: true },
+      'b.ts': { exists: true, dirty: false, changedSinceStart: false },
+    })
+  })
+
   it('hashes a file whose stat moved but whose bytes are those of the index (touched, same size)', async () => {
     const { d, since } = repo()
     writeFileSync(join(d, 'b.ts'), 'x\n') // same size, other bytes

@@ -78,7 +78,9 @@ async function commitAt(logFile: string, sinceS: number): Promise<string | null 
     const [old, now] = words
     const ts = words[words.length - 2]
     if (old === undefined || now === undefined || ts === undefined || !/^\d+$/.test(ts) || old.length < 40 || now.length !== old.length) continue
-    if (Number(ts) <= sinceS) at = now
+    // The reflog keeps whole seconds: an entry of the second the session began is taken for the session's (a
+    // quick session commits within it; a commit just before a session, in the same second, is rarer).
+    if (Number(ts) < sinceS) at = now
     else if (firstSeen && at === undefined && whole) {
       // The first entry is after the session began: the branch was made since (from its start point) or is new.
       at = ZERO.test(old) ? (message.startsWith('branch:') ? now : null) : old

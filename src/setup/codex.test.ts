@@ -40,6 +40,7 @@ describe('Codex hook trust', () => {
         key: '/c/hooks.json:session_start:0:0',
         hash: codexHookHash('SessionStart', 'startup', { command: line('restore'), timeout: 15 }),
         command: line('restore'),
+        timeout: 15,
       },
       {
         event: 'Stop',
@@ -47,6 +48,7 @@ describe('Codex hook trust', () => {
         key: '/c/hooks.json:stop:1:1',
         hash: codexHookHash('Stop', undefined, { command: line('stop'), timeout: 60 }),
         command: line('stop'),
+        timeout: 60,
       },
     ])
   })

@@ -80,6 +80,8 @@ export interface CodexHook {
   key: string
   hash: string
   command: string
+  /** Seconds, as written. */
+  timeout?: number
 }
 
 /** Our handlers in a hooks.json text (the first of each event), with the key and hash Codex trusts them by. */
@@ -103,7 +105,14 @@ export function ourCodexHooks(hooksPath: string, text: string): CodexHook[] {
       ...(typeof h.async === 'boolean' ? { async: h.async } : {}),
       ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
     }
-    out.push({ event, hook: f.hook, key: trustKey(hooksPath, event, f.groupIndex, f.handlerIndex), hash: codexHookHash(event, m, handler), command: h.command })
+    out.push({
+      event,
+      hook: f.hook,
+      key: trustKey(hooksPath, event, f.groupIndex, f.handlerIndex),
+      hash: codexHookHash(event, m, handler),
+      command: h.command,
+      ...(handler.timeout !== undefined ? { timeout: handler.timeout } : {}),
+    })
   }
   return out
 }

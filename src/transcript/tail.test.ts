@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { assistantText, jsonl, prompt, toolResult, toolUse } from '../../test/helpers/jsonl.js'
 import { CORPUS_PRESENT, claudeFiles, claudePath } from '../../test/helpers/corpus.js'
 import { parseLine } from '../hosts/claude/lines.js'
+import { claudeUsage } from '../hosts/claude/usage.js'
 import { contextWindowFor, latestUsage } from './tail.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'bm-tail-'))
@@ -22,7 +23,7 @@ const TOKENS = 1030
 describe('latestUsage: the usage of the last main-thread reply, read from the end of the file', () => {
   it('finds the last reply, skipping later lines without usage', async () => {
     const p = file(jsonl([prompt('hi'), assistantText('hello', { model: 'claude-opus-5-5' }), prompt('more'), toolResult('t1', 'x')]))
-    expect(await latestUsage(p)).toMatchObject({ tokens: TOKENS, model: 'claude-opus-5-5' })
+    expect(await latestUsage(p, claudeUsage)).toMatchObject({ tokens: TOKENS, model: 'claude-opus-5-5' })
   })
 
   it('skips sidechain replies and reads past a last line larger than the first window', async () => {
@@ -36,7 +37,7 @@ describe('latestUsage: the usage of the last main-thread reply, read from the en
       ]),
     )
     // The tool_use line carries usage too (input 10, no cache): it is the last main-thread reply.
-    expect(await latestUsage(p)).toMatchObject({ tokens: 10, model: 'claude-sonnet-4-5' })
+    expect(await latestUsage(p, claudeUsage)).toMatchObject({ tokens: 10, model: 'claude-sonnet-4-5' })
   })
 
   it('passes over a later sidechain reply and an API error', async () => {
@@ -47,7 +48,7 @@ describe('latestUsage: the usage of the last main-thread reply, read from the en
         assistantText('x', { model: '<synthetic>' }),
       ]),
     )
-    expect(await latestUsage(p)).toMatchObject({ tokens: TOKENS, model: 'claude-sonnet-4-5' })
+    expect(await latestUsage(p, claudeUsage)).toMatchObject({ tokens: TOKENS, model: 'claude-sonnet-4-5' })
   })
 
   it('handles CRLF lines and a file without a trailing newline', async () => {
@@ -55,14 +56,14 @@ describe('latestUsage: the usage of the last main-thread reply, read from the en
       .trimEnd()
       .split('\n')
       .join('\r\n')
-    expect(await latestUsage(file(text))).toMatchObject({ tokens: TOKENS })
+    expect(await latestUsage(file(text), claudeUsage)).toMatchObject({ tokens: TOKENS })
   })
 
   it('gives undefined when no reply is within the bytes it may read', async () => {
-    expect(await latestUsage(file(jsonl([prompt('only a prompt')])))).toBeUndefined()
+    expect(await latestUsage(file(jsonl([prompt('only a prompt')])), claudeUsage)).toBeUndefined()
     const p = file(jsonl([assistantText('early'), toolResult('t', 'z'.repeat(300_000))]))
-    expect(await latestUsage(p, 64 * 1024)).toBeUndefined()
-    expect(await latestUsage(p)).toMatchObject({ tokens: TOKENS })
+    expect(await latestUsage(p, claudeUsage, 64 * 1024)).toBeUndefined()
+    expect(await latestUsage(p, claudeUsage)).toMatchObject({ tokens: TOKENS })
   })
 })
 
@@ -90,7 +91,7 @@ describe.skipIf(!CORPUS_PRESENT)('latestUsage agrees with the parser on every co
             expected = { tokens: e.usage.input + e.usage.cacheRead + e.usage.cacheCreation, ...(e.model ? { model: e.model } : {}) }
         }
       })
-      const got = await latestUsage(path, Buffer.byteLength(text) + 1)
+      const got = await latestUsage(path, claudeUsage, Buffer.byteLength(text) + 1)
       expect(got === undefined ? undefined : { tokens: got.tokens, ...(got.model ? { model: got.model } : {}) }, path).toEqual(expected)
       if (expected) withUsage++
     }

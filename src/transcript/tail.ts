@@ -1,18 +1,26 @@
 /**
  * The latest context usage of a session, read from the end of its transcript only (the check hook runs on
- * every prompt and must not read the whole file).
+ * every prompt and must not read the whole file). Which line holds it, and how it reads, is the host's
+ * (`Host.usage`: hosts/claude/usage.ts, hosts/codex/usage.ts).
  */
-import { isObject, str } from '../shared/json.js'
 import { open } from '../shared/fsp.js'
 
 export interface TailUsage {
-  /** Tokens the latest main-thread request carried: input + cache read + cache creation. */
+  /** Tokens the latest main-thread request carried (Claude Code: input + cache read + cache creation). */
   tokens: number
   model?: string
   timestamp?: string
+  /** The context window the host recorded beside the usage (Codex's `model_context_window`). */
+  window?: number
 }
 
-export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise<TailUsage | undefined> {
+/** How a host's transcript line gives its usage: only lines containing `needle` are parsed. */
+export interface UsageReader {
+  needle: string
+  usageOf(line: string): TailUsage | undefined
+}
+
+export async function latestUsage(path: string, reader: UsageReader, maxBytes = 1024 * 1024): Promise<TailUsage | undefined> {
   const fh = await open(path, 'r')
   try {
     const { size } = await fh.stat()
@@ -29,8 +37,8 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
         if (nl < 0 && start > 0) break // the first piece may be the middle of a line
         const line = text.slice(nl + 1, end)
         end = nl
-        if (!line.includes('"usage"')) continue
-        const usage = usageOf(line)
+        if (!line.includes(reader.needle)) continue
+        const usage = reader.usageOf(line)
         if (usage) return usage
       }
       if (window >= size || window >= maxBytes) return undefined
@@ -41,44 +49,17 @@ export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise
   }
 }
 
-const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
-
-/**
- * The usage of a line when it is a main-thread reply that parse.ts would turn into assistant entries (not a
- * sidechain, not an API error, with content): read here without the parser, which the check hook would
- * otherwise load on every prompt. tail.test.ts holds the two to the same answer on every corpus session.
- */
-function usageOf(text: string): TailUsage | undefined {
-  let r: unknown
-  try {
-    r = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (!isObject(r) || r.type !== 'assistant' || r.isSidechain === true || r.isApiErrorMessage === true) return undefined
-  const message = r.message
-  if (!isObject(message) || !isObject(message.usage)) return undefined
-  const model = str(message.model)
-  const content = message.content
-  if (model === '<synthetic>' || !(typeof content === 'string' || (Array.isArray(content) && content.some(isObject)))) return undefined
-  const u = message.usage
-  const timestamp = str(r.timestamp)
-  return {
-    tokens: count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens),
-    ...(model ? { model } : {}),
-    ...(timestamp ? { timestamp } : {}),
-  }
-}
-
 /**
  * Models whose context window is 1,000,000 tokens: `[1m]` variants, and the generation-5 models (Claude
  * Code 2.1.332 reports `contextWindow: 1000000` for its default `claude-opus-5-5`). Others: 200,000.
- * The transcript does not record the window; `contextWindow` in the config overrides this guess.
+ * Claude Code's transcript does not record the window (Codex's does: `recorded`); `contextWindow` in the
+ * config overrides both.
  */
 const ONE_MILLION = /\[1m\]|-1m\b|claude-(opus|sonnet|haiku)-5\b|claude-(opus|sonnet|haiku)-5-/i
 
-export function contextWindowFor(model: string | undefined, configured: number, tokens = 0): number {
+export function contextWindowFor(model: string | undefined, configured: number, tokens = 0, recorded?: number): number {
   if (configured > 0) return configured
+  if (recorded !== undefined && recorded > 0) return recorded
   if ((model && ONE_MILLION.test(model)) || tokens > 200_000) return 1_000_000
   return 200_000
 }

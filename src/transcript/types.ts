@@ -3,6 +3,12 @@
  * (a user line with two tool results), or none (records we only count).
  */
 
+/** Tool result text kept per entry, by every host's line parser; longer outputs are cut (the head carries what we need). */
+export const RESULT_TEXT_CAP = 8_000
+
+/** Our own Stop block reason starts with this (see narrative/prompt.ts): every host's parser knows it for ours. */
+export const BOOKMARK_FEEDBACK = 'session-bookmark: before you stop, write the handoff'
+
 /** Fields every conversation entry carries, taken from the line's envelope. */
 export interface EntryBase {
   /** 1-based line number within the file (counted from the start of the file). */

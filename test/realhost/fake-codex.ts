@@ -10,6 +10,8 @@
  * - "patch file" -> apply_patch adding patched.txt;
  * - "call bookmark status" -> the MCP tool bookmark_status of the server registered as "bookmark" (called
  *   directly in its namespace, which Codex accepts without the tool_search step);
+ * - "make and commit" -> four steps, one per request (counted by the tool outputs after the prompt): exec_command
+ *   writing notes.txt, apply_patch adding a line to it, exec_command committing it, then "Committed.";
  * - "fill context" -> "filled", reporting 250,000 input tokens (Codex compacts before its next turn);
  * - Codex's compaction prompt -> a summary;
  * - anything else -> "ok".
@@ -67,17 +69,37 @@ function handoffPatch(request: string): string {
   return ['*** Begin Patch', '*** Add File: .bookmark/bookmark.context.md', ...lines.map((l) => `+${l}`), '*** End Patch'].join('\n')
 }
 
-type Reply = { text: string; tokens?: number } | { patch: string } | { call: { namespace: string; name: string; arguments: object } }
+type Reply = { text: string; tokens?: number } | { patch: string } | { call: { namespace?: string; name: string; arguments: object } }
+
+/** The commit step's message: the test looks for it in LATEST.md. */
+export const COMMIT_MESSAGE = 'Add notes with a second line'
+
+/** "make and commit", step by step: what the model does after `done` tool outputs. */
+function makeAndCommit(done: number): Reply {
+  switch (done) {
+    case 0:
+      return { call: { name: 'exec_command', arguments: { cmd: "printf 'alpha\\n' > notes.txt" } } }
+    case 1:
+      return { patch: '*** Begin Patch\n*** Update File: notes.txt\n@@\n alpha\n+beta\n*** End Patch' }
+    case 2:
+      return { call: { name: 'exec_command', arguments: { cmd: `git add notes.txt && git -c user.email=t@t -c user.name=t commit -m '${COMMIT_MESSAGE}'` } } }
+    default:
+      return { text: 'Committed.' }
+  }
+}
 
 function choose(input: InputItem[]): Reply {
   const last = input[input.length - 1]
-  if (last && /_call_output$/.test(last.type ?? '')) return { text: 'Done.' }
   let user = ''
+  let at = -1
   for (let i = input.length - 1; i >= 0; i--)
     if (input[i]!.type === 'message' && input[i]!.role === 'user') {
       user = itemText(input[i])
+      at = i
       break
     }
+  if (/make and commit/i.test(user)) return makeAndCommit(input.slice(at + 1).filter((i) => /_call_output$/.test(i.type ?? '')).length)
+  if (last && /_call_output$/.test(last.type ?? '')) return { text: 'Done.' }
   if (/CONTEXT CHECKPOINT COMPACTION/i.test(user)) return { text: 'FAKE-SUMMARY: the user filled the context.' }
   if (/fill context/i.test(user)) return { text: 'filled', tokens: 250_000 }
   if (user.includes(HANDOFF_REQUEST)) return { patch: handoffPatch(user) }
@@ -107,7 +129,7 @@ function stream(res: http.ServerResponse, reply: Reply, model: unknown): void {
       type: 'function_call',
       id: `fc_${n}`,
       call_id: `call_fake_${n}`,
-      namespace: reply.call.namespace,
+      ...(reply.call.namespace ? { namespace: reply.call.namespace } : {}),
       name: reply.call.name,
       arguments: args,
       status: 'completed',

@@ -15,10 +15,8 @@ import type {
   TranscriptEntry,
   Usage,
 } from '../../transcript/types.js'
+import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../../transcript/types.js'
 import { SKIPPED, jsonLineParser } from '../../transcript/json-line.js'
-
-/** Tool result text kept per entry; longer outputs are cut (the head carries what we need). */
-export const RESULT_TEXT_CAP = 8_000
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0
@@ -320,9 +318,6 @@ const HOUSEKEEPING_COMMANDS = new Set([
   'effort',
   'fast',
 ])
-
-/** Our own Stop block reason starts with this (see narrative/prompt.ts). */
-export const BOOKMARK_FEEDBACK = 'session-bookmark: before you stop, write the handoff'
 
 const COMPACT_SUMMARY_PREFIX = 'This session is being continued from a previous conversation'
 

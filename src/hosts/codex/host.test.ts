@@ -5,6 +5,7 @@ import { tempDir } from '../../../test/helpers/tmp.js'
 import { hostOf } from '../index.js'
 import { CODEX_CONTEXT_BYTES, SUPERSEDES, codexHost, withinBytes } from './host.js'
 import { codexSessionId, sniffHost } from './sniff.js'
+import { nonInteractiveArgs } from './headless.js'
 
 const SID = '01a2345e-2144-7cf3-9766-01b9ef8653f7'
 
@@ -120,5 +121,30 @@ describe('findTranscript', () => {
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(CODEX_CONTEXT_BYTES)
     expect(cut.split('\n').length).toBe(Math.floor((CODEX_CONTEXT_BYTES + 1) / 91))
     expect(withinBytes('short', 10)).toBe('short')
+  })
+})
+
+describe('codex exec by its command line (headless.ts)', () => {
+  const BIN = '/n/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex'
+  it.each([
+    // The native binary as the npm shim starts it: the arguments as typed (seen with 0.171).
+    [[BIN, '-c', 'model_verbosity=low', 'exec', '--dangerously-bypass-hook-trust', '-C', '/w', 'say hi'], true],
+    [[BIN, 'exec', 'resume', '--last', 'go on'], true],
+    [['codex', 'e', 'fix it'], true],
+    [['codex', '--model=gpt-5.5', 'review'], true],
+    [['/usr/bin/node', '/n/node_modules/.bin/codex', '-p', 'work', 'exec', 'x'], true],
+    // The interactive CLI: no subcommand, a first prompt, resume/fork of the TUI, an option's value that reads "exec".
+    [[BIN], false],
+    [[BIN, 'exec the tests'], false],
+    [[BIN, '-m', 'exec', 'fix it'], false],
+    [[BIN, '--', 'exec'], false],
+    [[BIN, 'resume', '--last'], false],
+    [['codex', 'app-server', '--listen', 'unix://', '--managed-daemon'], false],
+    // Not Codex at all: a shell, bookmark doctor's probe, a test runner.
+    [['/usr/bin/node', '/p/bin/bookmark.cjs', 'doctor'], false],
+    [['/bin/bash', '-c', 'exec x'], false],
+    [[], false],
+  ] as const)('%j -> %s', (argv, headless) => {
+    expect(nonInteractiveArgs(argv)).toBe(headless)
   })
 })

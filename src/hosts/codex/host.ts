@@ -7,6 +7,8 @@ import type { Host } from '../host.js'
 import { readClaudePayload } from '../claude/payload.js'
 import { cutToBudget } from '../../restore/budget.js'
 import { parseLine } from './lines.js'
+import { codexUsage } from './usage.js'
+import { codexHeadless } from './headless.js'
 
 /**
  * Codex replaces an additionalContext above 2,500 approximate tokens (its bytes / 4, about 10,000 characters)
@@ -29,9 +31,8 @@ export const codexHost: Host = {
   id: 'codex',
   name: 'Codex CLI',
   readPayload: readClaudePayload,
-  // Codex tells a hook nothing of `codex exec` (no variable, the same payload fields): the rollout's
-  // `session_meta.originator` does, and that is read elsewhere. Treated as attended.
-  headless: () => false,
+  // Codex tells a hook nothing of `codex exec` (no variable, the same payload fields): its command line does.
+  headless: () => codexHeadless(),
   inject: (hook, text) =>
     hook === 'restore'
       ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: withinBytes(`${SUPERSEDES}\n\n${text}`, CODEX_CONTEXT_BYTES) } }
@@ -41,5 +42,6 @@ export const codexHost: Host = {
   // Codex has no Write tool: its model writes files with apply_patch.
   writeTool: 'apply_patch',
   parseLine,
+  usage: codexUsage,
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverRollout(cwd, sessionId, env),
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyEntry, createDelta, createState } from '../../extract/extract.js'
 import type { TranscriptEntry } from '../../transcript/types.js'
-import { BOOKMARK_FEEDBACK } from '../claude/lines.js'
+import { BOOKMARK_FEEDBACK } from '../../transcript/types.js'
 import { parseLine } from './lines.js'
 
 const TS = '2026-12-02T01:28:34.125Z'

@@ -11,7 +11,7 @@
  */
 import { type Json, isObject, str } from '../../shared/json.js'
 import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, ParsedLine, ToolResultEntry, TranscriptEntry, Usage } from '../../transcript/types.js'
-import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../claude/lines.js'
+import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../../transcript/types.js'
 import { SKIPPED, jsonLineParser } from '../../transcript/json-line.js'
 
 export const parseLine = jsonLineParser((record, line) => parseRecord(record, line))

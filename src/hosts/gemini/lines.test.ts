@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyEntry, createDelta, createState } from '../../extract/extract.js'
 import type { TranscriptEntry } from '../../transcript/types.js'
-import { BOOKMARK_FEEDBACK } from '../claude/lines.js'
+import { BOOKMARK_FEEDBACK } from '../../transcript/types.js'
 import { Seen, geminiLineParser } from './lines.js'
 
 // Records in the shapes of real 0.61 chat files (corpus/host-samples), shortened.

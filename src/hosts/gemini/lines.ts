@@ -10,7 +10,7 @@
 import { type Json, isObject, str } from '../../shared/json.js'
 import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, ParsedLine, ToolResultEntry, TranscriptEntry, Usage } from '../../transcript/types.js'
 import { jsonLineParser } from '../../transcript/json-line.js'
-import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../claude/lines.js'
+import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../../transcript/types.js'
 
 /** Keys of what was already read (53-bit hashes: JSON numbers, which the redactor leaves alone). */
 export class Seen {
