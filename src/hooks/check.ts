@@ -50,9 +50,9 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 
-  const usage = await latestUsage(transcript).catch(() => undefined)
+  const usage = await (ctx.host.usage ? ctx.host.usage(transcript, resolve(ctx.cwd), ctx.deps.env) : latestUsage(transcript)).catch(() => undefined)
   if (!usage) return undefined
-  const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens)
+  const window = usage.window !== undefined && config.contextWindow <= 0 ? usage.window : contextWindowFor(usage.model, config.contextWindow, usage.tokens)
   const ratio = usage.tokens / window
   if (ratio < config.contextThreshold) return undefined
   // The note would make the model write the handoff in a scripted run instead of answering (issue 16).
@@ -68,5 +68,5 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.project, ctx.deps.bookmarkHome, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
-  return ctx.host.inject('check', contextRefreshNote(request, Math.round(ratio * 100), ctx.host.writeTool))
+  return ctx.host.inject('check', contextRefreshNote(request, Math.min(100, Math.round(ratio * 100)), ctx.host.writeTool))
 }

@@ -5,6 +5,7 @@
  * Wiring the hooks into the host's settings is the other half of a host, in src/setup/.
  */
 import type { ReadOptions, ReadStats, TranscriptCursor } from '../transcript/read.js'
+import type { TailUsage } from '../transcript/tail.js'
 import type { LineParser, TranscriptEntry } from '../transcript/types.js'
 
 export type HostId = 'claude' | 'codex' | 'gemini'
@@ -68,6 +69,11 @@ export interface Host {
   parseLine: LineParser
   /** Reads the transcript instead of the shared line reader with `parseLine` (Gemini). */
   read?: TranscriptReader
+  /**
+   * How full the context was at the session's latest model call, read from the transcript's end (the check hook's
+   * note). Absent: Claude Code's lines (`transcript/tail.ts`).
+   */
+  usage?(transcript: string, cwd: string, env: NodeJS.ProcessEnv): Promise<TailUsage | undefined>
   /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */
   findTranscript(cwd: string, sessionId: string | undefined, env: NodeJS.ProcessEnv): Promise<Discovery>
 }

@@ -10,6 +10,8 @@ export interface TailUsage {
   tokens: number
   model?: string
   timestamp?: string
+  /** The tokens that count as full, when the host says (Gemini: where it compresses); else guessed from the model. */
+  window?: number
 }
 
 export async function latestUsage(path: string, maxBytes = 1024 * 1024): Promise<TailUsage | undefined> {
