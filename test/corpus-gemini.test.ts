@@ -13,6 +13,7 @@ import { sniffHost } from '../src/hosts/codex/sniff.js'
 import { readStart } from '../src/hosts/gemini/transcripts.js'
 import { CORPUS } from './helpers/corpus.js'
 import { geminiFacts } from './helpers/gemini-oracle.js'
+import { tempDir } from './helpers/tmp.js'
 
 function chats(): string[] {
   const dirs: [string, RegExp][] = [
@@ -69,6 +70,10 @@ describe.skipIf(FILES.length === 0)('Gemini corpus: every chat against the oracl
     expect(Object.keys(state.tools).filter((t) => t.startsWith('mcp__')).length).toBe(new Set(facts.mcpTools).size)
     expect(state.compactions).toHaveLength(facts.compressions)
     expect(new Set(Object.keys(state.models))).toEqual(facts.models)
+    // How full the context was: the snapshot's usage, and what the check hook reads from the file's end.
+    expect(state.usage ? { input: state.usage.contextTokens, model: state.usage.model } : undefined).toEqual(facts.lastReplyTokens)
+    const tail = await geminiHost.usage!(path, root, { HOME: tempDir('bm-gem-home-') })
+    expect(tail ? { input: tail.tokens, model: tail.model } : undefined).toEqual(facts.tailTokens)
   })
 })
 
@@ -113,6 +118,8 @@ describe.skipIf(FILES.length === 0)('Gemini corpus: named facts', () => {
     // The model's "Got it" to the summary is not the session's last reply.
     expect(state.lastAssistant?.text).toBe('ok')
     expect(JSON.stringify(state.prompts)).not.toMatch(/MARKER|session_context|state_snapshot/)
+    // 900,000 tokens before the compression; the reply after it measured 100.
+    expect(state.usage).toMatchObject({ contextTokens: 100, model: 'gemini-3.8-flash' })
   })
 
   it.skipIf(!at('gemini-legacy-json-shell-info-update-notice-f7633853.json'))(
@@ -131,6 +138,48 @@ describe.skipIf(FILES.length === 0)('Gemini corpus: named facts', () => {
     expect(state.recentPrompts.map((p) => p.text)).toEqual(['write to test-gemini.txt "hello, gemini" only'])
     expect(state.files['test-gemini.txt']).toMatchObject({ op: 'modified', tools: ['Write'] })
   })
+
+  it.skipIf(!at('gemini-legacy-json-read-write-file-faff42ab.json'))(
+    'older .json: a read, then an overwrite, and the context size of the last reply',
+    async () => {
+      const path = at('gemini-legacy-json-read-write-file-faff42ab.json')!
+      const { state } = await extract(path, SOMEWHERE)
+      expect(state.recentPrompts.map((p) => p.text)).toEqual(['add new text to test-gemini.txt', '",how are you"'])
+      // "Successfully overwrote file": the file was there before.
+      expect(state.files['test-gemini.txt']).toMatchObject({ op: 'modified', tools: ['Write'] })
+      expect(state.tools).toEqual({ read_file: 1, Write: 1 })
+      expect(state.lastAssistant?.text).toBe('I have added the text ",how are you" to `test-gemini.txt`.')
+      // Gemini counts cached tokens inside `input`: 12,075 is the whole prompt of the last call.
+      expect(state.usage).toMatchObject({ contextTokens: 12_075, outputTokens: 19, model: 'gemini-2.5-flash' })
+      expect(await geminiHost.usage!(path, SOMEWHERE, { HOME: tempDir('bm-gem-home-') })).toMatchObject({ tokens: 12_075, window: 524_288 })
+    },
+  )
+
+  it.skipIf(!at('gemini-curated-jsonl-v040.jsonl'))('curated JSONL: a shell call inside the reply record, and a half-cached prompt', async () => {
+    const path = at('gemini-curated-jsonl-v040.jsonl')!
+    const { state } = await extract(path, SOMEWHERE)
+    expect(state.recentPrompts.map((p) => p.text)).toEqual(['Say hello and list files.'])
+    expect(state.tools).toEqual({ Bash: 1 })
+    expect(state.lastAssistant?.text).toBe('Hello! I listed the files.')
+    expect(state.usage).toMatchObject({ contextTokens: 12_069, model: 'gemini-3-flash-preview' })
+    expect(await geminiHost.usage!(path, SOMEWHERE, { HOME: tempDir('bm-gem-home-') })).toMatchObject({ tokens: 12_069, model: 'gemini-3-flash-preview' })
+  })
+
+  it.skipIf(!at('gemini-curated-gitai-simple.jsonl'))(
+    'curated JSONL without metadata: calls written with no result or status are not taken as run',
+    async () => {
+      const path = at('gemini-curated-gitai-simple.jsonl')!
+      const { state } = await extract(path, SOMEWHERE)
+      expect(state.recentPrompts.map((p) => p.text)).toEqual(['add another hello bob console log to @index.ts'])
+      expect(state.tools).toEqual({})
+      expect(Object.keys(state.files)).toEqual([])
+      expect(state.lastAssistant?.text).toBe('Task complete.')
+      expect(Object.keys(state.models)).toEqual(['gemini-2.5-flash'])
+      // No reply recorded its tokens: nothing to say about the context.
+      expect(state.usage).toBeUndefined()
+      expect(await geminiHost.usage!(path, SOMEWHERE, { HOME: tempDir('bm-gem-home-') })).toBeUndefined()
+    },
+  )
 
   it.skipIf(!at('gemini-legacy-json-hook-failure-warning-only-29eb990e.json'))('older .json: a session of one warning holds nothing to record', async () => {
     const { state } = await extract(at('gemini-legacy-json-hook-failure-warning-only-29eb990e.json')!, SOMEWHERE)

@@ -124,10 +124,15 @@ describe.skipIf(!existsSync(WORK) || !existsSync(COMPRESSED) || !existsSync(CLAU
     const cut = lines.findIndex((l) => l.startsWith('{"$set":{"sessionId"'))
     const file = join(sb.dir, 'session-2026-12-02T01-29-8c941e15.jsonl')
     const fix = (t: string): string => t.split('/home/dev/runs/w/proj').join(project)
-    // Before the compression: BeforeAgent of "say hi" sees the file as it stood then (its look takes its place).
+    // Before the compression: BeforeAgent of "say hi" sees the file as it stood then (its look takes its place). The
+    // last reply's 900,000 input tokens are past where Gemini compresses (half of 1,048,576): the check asks for the handoff.
     await writeFile(file, fix(lines.slice(0, cut).join('\n') + '\n'))
     const payload = { session_id: CSID, transcript_path: file, cwd: project, hook_event_name: 'BeforeAgent', prompt: 'say hi' }
-    expect(geminiRuns('check', payload)).toBe('')
+    const note = JSON.parse(geminiRuns('check', payload)) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }
+    expect(note.hookSpecificOutput.hookEventName).toBe('BeforeAgent')
+    expect(note.hookSpecificOutput.additionalContext).toMatch(/^session-bookmark: the context is 100% full and compaction will drop detail\.\n/)
+    expect(note.hookSpecificOutput.additionalContext).toContain(`update the handoff ${join(project, '.bookmark', 'bookmark.context.md')} with write_file`)
+    expect(geminiRuns('check', { ...payload, prompt: 'and?' })).toBe('') // once per filling of the context
     await appendFile(file, fix(lines.slice(cut).join('\n')))
     const a = JSON.parse(geminiRuns('check', { ...payload, prompt: 'next' })) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }
     expect(a.hookSpecificOutput.hookEventName).toBe('BeforeAgent')

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path'
 import { type WorkClock, isFuture, mayAskForNarrative } from '../narrative/freshness.js'
 import { StoreReader } from '../store/reader.js'
-import { contextWindowFor, latestUsage } from '../transcript/tail.js'
+import { contextWindowFor } from '../transcript/tail.js'
 import type { HookContext } from './run.js'
 import { isFile } from '../store/fs.js'
 
@@ -50,8 +50,7 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
     await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, lastIntervalSnapshotAt: ctx.now.toISOString() }))
   }
 
-  const reader = ctx.host.usage
-  const usage = reader ? await latestUsage(transcript, reader).catch(() => undefined) : undefined
+  const usage = ctx.host.usage ? await ctx.host.usage(transcript, resolve(ctx.cwd), ctx.deps.env).catch(() => undefined) : undefined
   if (!usage) return undefined
   const window = contextWindowFor(usage.model, config.contextWindow, usage.tokens, usage.window)
   const ratio = usage.tokens / window
@@ -69,5 +68,5 @@ export async function checkHook(ctx: HookContext): Promise<unknown | undefined> 
   await (await writable()).updateSessionHooks(sid, (h) => ({ ...h, contextWarnedAt: ctx.now.toISOString() }))
   const request = await narrativeRequest(ctx.project, ctx.deps.bookmarkHome, sid, ctx.now, view.freshness.reason)
   const { contextRefreshNote } = await import('../narrative/prompt.js')
-  return ctx.host.inject('check', contextRefreshNote(request, Math.round(ratio * 100), ctx.host.writeTool))
+  return ctx.host.inject('check', contextRefreshNote(request, Math.min(100, Math.round(ratio * 100)), ctx.host.writeTool))
 }

@@ -5,8 +5,8 @@
  * Wiring the hooks into the host's settings is the other half of a host, in src/setup/.
  */
 import type { ReadOptions, ReadStats, TranscriptCursor } from '../transcript/read.js'
+import type { TailUsage } from '../transcript/tail.js'
 import type { LineParser, TranscriptEntry } from '../transcript/types.js'
-import type { UsageReader } from '../transcript/tail.js'
 
 export type HostId = 'claude' | 'codex' | 'gemini'
 
@@ -67,10 +67,13 @@ export interface Host {
   writeTool: string
   /** One transcript line to entries (pure). */
   parseLine: LineParser
-  /** How the latest context usage reads from the transcript's tail (the check hook's note); none: no note. */
-  usage?: UsageReader
   /** Reads the transcript instead of the shared line reader with `parseLine` (Gemini). */
   read?: TranscriptReader
+  /**
+   * How full the context was at the session's latest model call, read from the transcript's end (the check hook's
+   * note). Absent: no note.
+   */
+  usage?(transcript: string, cwd: string, env: NodeJS.ProcessEnv): Promise<TailUsage | undefined>
   /** Where the transcript of `sessionId` (or the newest one of `cwd`) is, when a hook or command did not say. */
   findTranscript(cwd: string, sessionId: string | undefined, env: NodeJS.ProcessEnv): Promise<Discovery>
 }

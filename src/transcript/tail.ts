@@ -10,7 +10,7 @@ export interface TailUsage {
   tokens: number
   model?: string
   timestamp?: string
-  /** The context window the host recorded beside the usage (Codex's `model_context_window`). */
+  /** The tokens that count as full, when the host says (Codex: its `model_context_window`; Gemini: where it compresses). */
   window?: number
 }
 

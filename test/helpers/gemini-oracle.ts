@@ -19,14 +19,34 @@ export interface GeminiFacts {
   mcpTools: string[]
   compressions: number
   models: Set<string>
+  /** The newest reply's `tokens.input` and model, in history order (the snapshot's usage). */
+  lastReplyTokens?: { input: number; model?: string }
+  /**
+   * What the chat file says last about the context's size, in file order: a reply's `tokens`, or a checkpoint that
+   * replaced the history (its newest reply with tokens, or nothing: a compression's summary has none).
+   */
+  tailTokens?: { input: number; model?: string }
 }
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function messagesOf(path: string): { meta?: Rec; messages: Rec[] } {
+function tokensOf(m: unknown): { input: number; model?: string } | undefined {
+  if (!isRec(m) || m.type !== 'gemini' || !isRec(m.tokens) || typeof m.tokens.input !== 'number') return undefined
+  return { input: m.tokens.input, ...(typeof m.model === 'string' ? { model: m.model } : {}) }
+}
+
+function newestTokens(list: unknown[]): { input: number; model?: string } | undefined {
+  return list
+    .map(tokensOf)
+    .filter((t) => t !== undefined)
+    .at(-1)
+}
+
+function messagesOf(path: string): { meta?: Rec; messages: Rec[]; tail?: { input: number; model?: string } } {
   const text = readFileSync(path, 'utf8')
   const byId = new Map<string, Rec>()
   let meta: Rec | undefined
+  let tail: { input: number; model?: string } | undefined
   const take = (m: unknown) => {
     if (!isRec(m) || typeof m.type !== 'string') return
     const id = typeof m.id === 'string' ? m.id : JSON.stringify(m)
@@ -36,17 +56,24 @@ function messagesOf(path: string): { meta?: Rec; messages: Rec[] } {
     const session = JSON.parse(text) as Rec
     meta = session
     for (const m of session.messages as unknown[]) take(m)
+    tail = newestTokens(session.messages as unknown[])
   } else {
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue
       const r = JSON.parse(line) as Rec
       if (isRec(r.$set)) {
-        if (Array.isArray(r.$set.messages)) for (const m of r.$set.messages) take(m)
+        if (Array.isArray(r.$set.messages)) {
+          for (const m of r.$set.messages) take(m)
+          tail = newestTokens(r.$set.messages)
+        }
       } else if (r.type === undefined && typeof r.sessionId === 'string') meta ??= r
-      else take(r)
+      else {
+        take(r)
+        tail = tokensOf(r) ?? tail
+      }
     }
   }
-  return { meta, messages: [...byId.values()] }
+  return { meta, messages: [...byId.values()], tail }
 }
 
 function texts(content: unknown): string[] {
@@ -56,9 +83,11 @@ function texts(content: unknown): string[] {
 }
 
 export function geminiFacts(path: string): GeminiFacts {
-  const { meta, messages } = messagesOf(path)
+  const { meta, messages, tail } = messagesOf(path)
   const facts: GeminiFacts = {
     sessionId: typeof meta?.sessionId === 'string' ? meta.sessionId : undefined,
+    lastReplyTokens: newestTokens(messages),
+    tailTokens: tail,
     requests: [],
     replies: [],
     files: new Map(),

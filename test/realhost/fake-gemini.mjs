@@ -9,12 +9,14 @@
 // Endpoints: POST /v1beta/models/<model>:streamGenerateContent?alt=sse (SSE, main loop),
 //            POST /v1beta/models/<model>:generateContent (JSON: routing/next-speaker/compression helpers),
 //            POST /v1beta/models/<model>:countTokens, GET /v1beta/models, anything else -> 200 {}.
-// The reply is chosen from the LAST user text part in `contents` (hook-injected text included):
+// The reply is chosen from the LAST user turn's text in `contents`, without <hook_context> and <session_context>:
+//   our AfterAgent handoff request -> write_file of the handoff it asks for (header copied from the request)
 //   "create hello.txt" -> write_file {file_path:<cwd>/hello.txt, content:"hello\n"}
 //   "edit hello.txt"   -> replace    {file_path:<cwd>/hello.txt, old_string:"hello", new_string:"hello world"}
 //   "run shell"        -> run_shell_command {command:"echo shell > shell.txt"}
 //   "write notes.md"   -> write_file notes.md (AfterAgent block reason)
 //   "call mcp"         -> the first function declaration whose name starts with "mcp_" (MCP tool)
+//   "call mcp <tool>"  -> the declaration whose name ends with "_<tool>" (mcp_bookmark_bookmark_status)
 //   "fill context"     -> text, but usageMetadata.promptTokenCount = FAKE_BIG_TOKENS (default 900000)
 //   "fill and create"  -> write_file big.txt with that huge promptTokenCount, so the NEXT model call of the
 //                         same turn triggers auto-compression (threshold 0.5 x model token limit)
@@ -41,6 +43,39 @@ function lastUserText(contents) {
   }
   return ''
 }
+// What the user typed in that turn: without hooks' <hook_context> blocks (a restore quotes earlier prompts, which
+// would otherwise pick the reply) and Gemini's own <session_context>.
+const ownText = (text) =>
+  text
+    .replace(/<hook_context>[\s\S]*?<\/hook_context>/g, '')
+    .replace(/<session_context>[\s\S]*?<\/session_context>/g, '')
+    .trim()
+
+export const HANDOFF_REQUEST = 'session-bookmark: before you stop, write the handoff'
+
+// The model's answer to the AfterAgent block: write_file of the handoff at the path the request names, starting
+// with the identity header it gives (as a model does), then the sections.
+function handoffCall(request) {
+  const path = /\nUse write_file to write (\S+) now, replacing the file\./.exec(request)?.[1]
+  const header = /<!-- BOOKMARK_IDENTITY[\s\S]*?-->/.exec(request)?.[0]
+  if (!path || !header) return { text: 'no handoff path or header in the request' }
+  const project = /\nproject: (.+)\n/.exec(header)?.[1] ?? 'proj'
+  const content = [
+    header,
+    `# Handoff: ${project}`,
+    '',
+    '## Task',
+    'Run the shell command the user asked for and keep its output in shell.txt (FAKE-MODEL-HANDOFF).',
+    '',
+    '## Progress',
+    'shell.txt is written; nothing is committed yet.',
+    '',
+    '## Next step',
+    'Check shell.txt with the user.',
+    '',
+  ].join('\n')
+  return { call: { name: 'write_file', args: { file_path: path, content } } }
+}
 function findCwd(body) {
   if (process.env.FAKE_CWD) return process.env.FAKE_CWD
   // Gemini CLI 0.61 sends "<session_context> ... - **Workspace Directories:**\n  - /abs/path" in the first user turn.
@@ -55,12 +90,14 @@ function declarations(body) {
 export function chooseReply(body) {
   const contents = Array.isArray(body.contents) ? body.contents : []
   const lu = lastUser(contents)
-  const text = lastUserText(contents)
+  const whole = lastUserText(contents)
   const sys = partsText(body.systemInstruction?.parts || [])
-  if (/state_snapshot/i.test(sys + text) && /compress|snapshot|summar/i.test(sys + text)) {
+  if (/state_snapshot/i.test(sys + whole) && /compress|snapshot|summar/i.test(sys + whole)) {
     return { text: '<state_snapshot>\n<overall_goal>FAKE-GEMINI-SUMMARY: user created hello.txt</overall_goal>\n</state_snapshot>' }
   }
   if (lu && (lu.parts || []).some((p) => p.functionResponse)) return { text: 'Done.' }
+  const text = ownText(whole)
+  if (text.startsWith(HANDOFF_REQUEST)) return handoffCall(text)
   const cwd = findCwd(body)
   if (/fill and create/i.test(text))
     return {
@@ -76,7 +113,8 @@ export function chooseReply(body) {
     }
   if (/run shell/i.test(text)) return { call: { name: 'run_shell_command', args: { command: 'echo shell > shell.txt', description: 'write shell.txt' } } }
   if (/call mcp/i.test(text)) {
-    const d = declarations(body).find((f) => /^mcp_/.test(f.name) || /echo/.test(f.name))
+    const want = /call mcp (\w+)/i.exec(text)?.[1]
+    const d = declarations(body).find((f) => (want ? f.name.endsWith(`_${want}`) : /^mcp_/.test(f.name) || /echo/.test(f.name)))
     // The harness's echo tool takes `text`; a tool without that parameter (bookmark's) is called with none.
     const props = (d && (d.parametersJsonSchema || d.parameters || {}).properties) || {}
     if (d) return { call: { name: d.name, args: 'text' in props ? { text: 'from-fake' } : {} } }

@@ -3,6 +3,7 @@ import type { Host } from '../host.js'
 import { parseLine } from './lines.js'
 import { isHeadless, readClaudePayload } from './payload.js'
 import { claudeUsage } from './usage.js'
+import { latestUsage } from '../../transcript/tail.js'
 
 export const claudeHost: Host = {
   id: 'claude',
@@ -13,7 +14,7 @@ export const claudeHost: Host = {
   block: (reason) => ({ decision: 'block', reason }),
   writeTool: 'your Write tool',
   parseLine,
-  usage: claudeUsage,
+  usage: (transcript) => latestUsage(transcript, claudeUsage),
   // Loaded when a transcript must be looked for: hooks are given theirs.
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverTranscript(cwd, sessionId, env),
 }

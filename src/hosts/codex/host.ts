@@ -8,6 +8,7 @@ import { readClaudePayload } from '../claude/payload.js'
 import { cutToBudget } from '../../restore/budget.js'
 import { parseLine } from './lines.js'
 import { codexUsage } from './usage.js'
+import { latestUsage } from '../../transcript/tail.js'
 import { codexHeadless } from './headless.js'
 
 /**
@@ -42,6 +43,6 @@ export const codexHost: Host = {
   // Codex has no Write tool: its model writes files with apply_patch.
   writeTool: 'apply_patch',
   parseLine,
-  usage: codexUsage,
+  usage: (transcript) => latestUsage(transcript, codexUsage),
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverRollout(cwd, sessionId, env),
 }

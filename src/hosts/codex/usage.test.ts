@@ -41,7 +41,7 @@ describe("the check hook's context usage from a Codex rollout", () => {
         line(5, 'event_msg', { type: 'item_completed', item: { type: 'AgentMessage', id: 'm', content: [{ type: 'Text', text: 'Done.' }] } }),
       ].join('\n') + '\n',
     )
-    const usage = await latestUsage(p, codexHost.usage!)
+    const usage = await codexHost.usage!(p, '/proj', {})
     expect(usage).toEqual({ tokens: 194_000, window: 258_400, timestamp: '2026-12-02T01:28:03.000Z' })
     // 75% of Codex's own window: the guess from a model name (200,000) would have said 97%.
     expect(usage!.tokens / contextWindowFor(undefined, 0, usage!.tokens, usage!.window)).toBeCloseTo(0.751, 3)

@@ -38,5 +38,6 @@ export const geminiHost: Host = {
   block: (reason) => ({ decision: 'block', reason }),
   parseLine,
   read: readGeminiChat,
+  usage: async (transcript, cwd, env) => (await import('./usage.js')).geminiUsage(transcript, cwd, env),
   findTranscript: async (cwd, sessionId, env) => (await import('./transcripts.js')).discoverChat(cwd, sessionId, env),
 }
