@@ -1,4 +1,5 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/helpers/tmp.js'
@@ -55,6 +56,28 @@ describe('continuity figures (stats.jsonl)', () => {
     symlinkSync(target, join(dir, 'stats.jsonl'))
     expect(() => noteRestore(join(dir, 'stats.jsonl'), 10, 'startup', T)).not.toThrow()
     expect(readFileSync(target, 'utf8')).toBe('untouched\n')
+  })
+
+  it('never waits on a FIFO planted where the file goes, with or without a reader, and writes nothing to it', () => {
+    const dir = tempDir('bm-stats-')
+    const fifo = join(dir, 'stats.jsonl')
+    execFileSync('mkfifo', [fifo])
+    expect(() => noteRestore(fifo, 10, 'startup', T)).not.toThrow() // no reader: the open fails at once
+    // With a reader holding it open the open succeeds: the append sees a FIFO and writes nothing to it.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    try {
+      noteRestore(fifo, 10, 'startup', T)
+      const got = (() => {
+        try {
+          return readSync(reader, Buffer.alloc(64))
+        } catch {
+          return 0 // EAGAIN: nothing there
+        }
+      })()
+      expect(got).toBe(0)
+    } finally {
+      closeSync(reader)
+    }
   })
 
   it('folds the oldest lines into one when past the cap, keeping every total', async () => {

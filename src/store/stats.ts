@@ -8,7 +8,7 @@
  * An append is one open, write and close (O_APPEND: hooks that append at once never mix their lines), with what
  * SessionStart has loaded anyway. A capture folds the oldest lines into one when the file passes STATS_CAP.
  */
-import { closeSync, constants, openSync, writeSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs'
 import { statOrNone } from '../shared/fsp.js'
 import { readStoreFile } from './read.js'
 
@@ -29,9 +29,11 @@ type Line =
 /** Appends one line; never throws: a figure lost is better than a hook that fails. Never makes a folder. */
 function append(path: string, line: Line): void {
   try {
-    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600)
+    // Non-blocking: a FIFO planted in its place would otherwise hold the hook until a reader comes; a FIFO
+    // with a reader, or anything else that is not a plain file, gets nothing.
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600)
     try {
-      writeSync(fd, `${JSON.stringify(line)}\n`)
+      if (fstatSync(fd).isFile()) writeSync(fd, `${JSON.stringify(line)}\n`)
     } finally {
       closeSync(fd)
     }
