@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest'
 import { BIN, type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 import { ALNUM, fake } from './helpers/fake-secrets.js'
+import { CORPUS } from './helpers/corpus.js'
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444'
 
@@ -186,6 +187,23 @@ describe('a capturing Stop with the memory store present', () => {
     expect(hints(w)).toEqual([])
   })
 
+  it('a long read (a first capture of a long session) is left to the catch-up', async () => {
+    const w = await world()
+    expect((await cli(w, 'index')).code).toBe(0)
+    const o = { cwd: w.project, sessionId: SID }
+    await appendFile(
+      w.transcript,
+      jsonl([prompt(request(0), o), call('big', 'Write', { file_path: join(w.project, 'big.txt'), content: 'x'.repeat(5 * 2 ** 20) }, { type: 'create' }, o)]),
+    )
+    await stop(w)
+    expect(committedLines(w)).toEqual([])
+    expect(hints(w)).toHaveLength(1)
+    expect((await searchJson(w, 'alphacapacitor'))[0]).toMatchObject({ kind: 'request', line: 1 })
+    await turn(w, 1)
+    await stop(w)
+    expect(requests(w)).toEqual([request(0), request(1)])
+  })
+
   it('a catch-up that read ahead of the capture and the Stop after it log each line once', async () => {
     const w = await world()
     expect((await cli(w, 'index')).code).toBe(0)
@@ -246,6 +264,37 @@ describe('a capturing Stop with the memory store present', () => {
     expect(requests(w).sort()).toEqual([0, 1, 2, 3, 4, 5].map(request).sort())
     expect(events(w).filter((e) => e.kind === 'file')).toHaveLength(6)
   }, 120_000)
+})
+
+const ROLLOUT = join(CORPUS, 'host-samples', 'codex-0.171-exec-rollout-2-patch-file.jsonl')
+const CODEX_SID = '01a2345e-2939-7733-81eb-319f86c45b47'
+
+describe.skipIf(!existsSync(ROLLOUT))('a Codex CLI Stop', () => {
+  it('appends the rollout’s events under its session id; a backfill after it finds nothing new', async () => {
+    const w = await world()
+    const dir = join(w.home, '.codex', 'sessions', '2026', '12', '02')
+    await mkdir(dir, { recursive: true })
+    w.env.CODEX_HOME = join(w.home, '.codex')
+    const rollout = join(dir, `rollout-2026-12-02T01-28-35-${CODEX_SID}.jsonl`)
+    await writeFile(rollout, (await readFile(ROLLOUT, 'utf8')).split('/home/dev/runs/w/proj').join(w.project))
+    expect((await cli(w, 'index')).code).toBe(0)
+    const stopPayload = { session_id: CODEX_SID, transcript_path: rollout, cwd: w.project, hook_event_name: 'Stop', stop_hook_active: true }
+    const r = await runCli(['stop', '--host', 'codex'], {
+      env: { ...w.env, CLAUDE_PROJECT_DIR: w.project },
+      cwd: w.project,
+      input: JSON.stringify(stopPayload),
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const logged = events(w)
+    expect(logged.length).toBeGreaterThan(0)
+    expect(logged.every((e) => e.session === CODEX_SID && e.transcript === rollout && (e as { host?: string }).host === 'codex')).toBe(true)
+    const file = logged.find((e) => e.kind === 'file')!
+    expect(file.text).toContain('patched.txt')
+    expect(readFileSync(rollout, 'utf8').split('\n')[file.line - 1]).toContain('apply_patch')
+    const backfill = await cli(w, 'index', '--backfill')
+    expect(backfill.stdout).toMatch(/^Backfill: 1 transcripts, 0 read, 0 new events/)
+    expect(events(w)).toHaveLength(logged.length)
+  })
 })
 
 describe('a capture killed at any point', () => {

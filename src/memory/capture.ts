@@ -6,12 +6,13 @@
  *
  * The capture's read and the transcript's checkpoint are two cursors over the same lines: events are made from
  * the lines past the checkpoint, with its carry. When they do not line up (the checkpoint is behind the capture's
- * cursor, or of another file), when the read restarted or ran in the worker, or when the lock is busy, nothing
- * is appended and a hint names the transcript: the next catch-up reads it from its checkpoint.
+ * cursor, or of another file), when the read restarted, ran in the worker or is long (TAP_BYTES), or when the lock
+ * is busy, nothing is appended and a hint names the transcript: the next catch-up reads it from its checkpoint.
  */
 import type { Stats } from 'node:fs'
 import type { HostId } from '../hosts/host.js'
 import { LockTimeoutError } from '../shared/errors.js'
+import { statOrNone } from '../shared/fsp.js'
 import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 import { type EventCarry, type EventSource, type SearchEvent, eventsOf, newCarry } from './events.js'
@@ -28,6 +29,9 @@ export interface EntryTap {
 }
 
 export type TapOutcome = 'appended' | 'nothing' | 'left'
+
+/** New bytes past the checkpoint above which a capture leaves the events to the catch-up. */
+export const TAP_BYTES = 4 * 1024 * 1024
 
 const sameStart = (a: Checkpoint | undefined, b: Checkpoint | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && a.offset === b.offset && a.head === b.head && a.lines === b.lines)
@@ -127,6 +131,9 @@ export async function memoryTap(
   const before = await readCheckpoint(m, await readLogState(m), transcript)
   const start = from?.lines ?? 0
   // Lines between the checkpoint and where the read starts would be missed, or the checkpoint is of another file.
-  const off = before ? start > before.lines || (from !== undefined && from.offset > 0 && from.head !== before.head) : start > 0
+  let off = before ? start > before.lines || (from !== undefined && from.offset > 0 && from.head !== before.head) : start > 0
+  // A long read (a first capture of a long session) is the catch-up's: a hook makes the events of a turn or a few.
+  const size = (await statOrNone(transcript))?.size ?? 0
+  if (size - Math.max(from?.offset ?? 0, before?.offset ?? 0) > TAP_BYTES) off = true
   return new MemoryTap(m, { host, session, transcript }, before, start, off)
 }
