@@ -341,6 +341,23 @@ describe('bookmark forget and the search memory', () => {
     expect(memoryText()).not.toContain(ALPHA2)
   })
 
+  it('--session: lines the log has not read yet are never logged either', async () => {
+    expect((await cli('index')).code).toBe(0)
+    // Both sessions began before the store: their Stops leave them to the next search, which has not run.
+    await turn(SID_A, `${ALPHA}3 third alpha step`, 'src/alpha3.ts')
+    await turn(SID_B, `${BRAVO}2 second bravo step`, 'src/bravo2.ts')
+    await writeFile(transcriptOf(SID_A), jsonl([prompt('ALPHAUNSTOPPED typed, no Stop yet', { cwd: project, sessionId: SID_A })]), { flag: 'a' })
+    const r = await cli('forget', '--session', SID_A, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ searchEventsRemoved: 0 })
+    for (const mark of [ALPHA, ALPHA2, `${ALPHA}3`, 'ALPHAUNSTOPPED']) expect(await search(mark), mark).toEqual([])
+    expect((await search(`${BRAVO}2`)).length).toBeGreaterThan(0)
+    expect(memoryText()).not.toContain('ALPHA')
+    await turn(SID_A, 'ALPHAFOURTH after the forget', 'src/alpha4.ts')
+    expect((await search('ALPHAFOURTH')).length).toBeGreaterThan(0)
+    expect(await search('ALPHAUNSTOPPED')).toEqual([])
+  })
+
   it('--all drops every wrap-up and every event of the project; the restore no longer shows a wrap-up', async () => {
     await withMemory()
     expect(await startup()).toContain(WRAP_B)

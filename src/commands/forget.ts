@@ -82,10 +82,17 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
   const wrapups = opts.id === undefined ? await wrapupsOf(store, opts.session) : []
   let searchEventsRemoved = 0
   if (opts.id === undefined) {
+    // The sessions' transcripts as their capture state names them (forgetSnapshots removes that state).
+    const transcripts: { path: string; session: string }[] = []
+    for (const session of resetSessions) {
+      const head = (await store.loadCursor(session).catch(() => ({}) as { head?: undefined })).head
+      if (head) transcripts.push({ path: head.transcript, session })
+    }
     const { forgetMemory } = await import('../memory/forget.js')
     const done = await forgetMemory(
       deps.bookmarkHome,
-      { sessions: resetSessions, wrapups, ...(opts.all ? { project: root } : {}) },
+      deps.env,
+      { sessions: resetSessions, wrapups, transcripts, ...(opts.all ? { project: root } : {}) },
       untilDeadline(deps.lockDeadline),
     )
     searchEventsRemoved = done?.events ?? 0

@@ -17,7 +17,7 @@ import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 import type { TranscriptEntry } from '../transcript/types.js'
 import { type EventCarry, type EventSource, type SearchEvent, eventsOf, newCarry } from './events.js'
 import { type Checkpoint, type MemoryLayout, appendEvents, memoryLayout, readLogState, withMemoryLock } from './log.js'
-import { readCheckpoint, writeHint } from './checkpoints.js'
+import { readCheckpoint, sameStart, writeHint } from './checkpoints.js'
 
 /** What the capture's scan gives the tap (capture/scan.ts). */
 export interface EntryTap {
@@ -32,9 +32,6 @@ export type TapOutcome = 'appended' | 'nothing' | 'left'
 
 /** New bytes past the checkpoint above which a capture leaves the events to the catch-up. */
 export const TAP_BYTES = 4 * 1024 * 1024
-
-const sameStart = (a: Checkpoint | undefined, b: Checkpoint | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.offset === b.offset && a.head === b.head && a.lines === b.lines)
 
 export class MemoryTap implements EntryTap {
   readonly events: SearchEvent[] = []
@@ -54,7 +51,7 @@ export class MemoryTap implements EntryTap {
   ) {
     this.source = before ? { ...source, session: before.session } : source
     this.carry = before ? structuredClone(before.carry) : newCarry()
-    this.skip = before?.lines ?? 0
+    this.skip = Math.max(before?.lines ?? 0, before?.forgot ?? 0)
     this.off = off
   }
 

@@ -86,6 +86,10 @@ export async function readCheckpoint(m: MemoryLayout, state: LogState, path: str
   return (file.commit ?? 0) > (last.commit ?? 0) ? file : last
 }
 
+/** The same checkpoint, written by the same commit (`forget` rewrites one in place): a commit from it is in order. */
+export const sameStart = (a: Checkpoint | undefined, b: Checkpoint | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.offset === b.offset && a.head === b.head && a.lines === b.lines && (a.commit ?? 0) === (b.commit ?? 0))
+
 /** Every checkpoint (index --status, forget): the files, with log.json's newer copies over them. */
 export async function listCheckpoints(m: MemoryLayout, state: LogState): Promise<Record<string, Checkpoint>> {
   const out: Record<string, Checkpoint> = {}

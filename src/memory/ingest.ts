@@ -11,7 +11,7 @@ import { statOrNone } from '../shared/fsp.js'
 import { readTranscript } from '../transcript/read.js'
 import { type EventCarry, type SearchEvent, eventsOf, newCarry } from './events.js'
 import { type Checkpoint, type MemoryLayout, appendEvents, readLogState, withMemoryLock } from './log.js'
-import { type SeenEntry, mergeSeen, readCheckpoint, readSeen, seenOf } from './checkpoints.js'
+import { type SeenEntry, mergeSeen, readCheckpoint, readSeen, sameStart, seenOf } from './checkpoints.js'
 import type { LockOptions } from '../store/lock.js'
 import type { TranscriptSource } from './sources.js'
 
@@ -42,10 +42,6 @@ interface Read {
   /** Unreadable lines met by this read. */
   skipped: number
 }
-
-/** The same checkpoint: a commit from it is still in order. */
-export const sameStart = (a: Checkpoint | undefined, b: Checkpoint | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.offset === b.offset && a.head === b.head && a.lines === b.lines)
 
 const unchanged = (e: { size: number; mtime: number } | undefined, s: Stats): boolean => e !== undefined && e.size === s.size && e.mtime === s.mtimeMs
 
