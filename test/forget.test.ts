@@ -3,13 +3,17 @@
  * one session or all of them forgotten. Each request carries a marker string, so a test can tell whether
  * anything of a forgotten snapshot is left in the files, the commands' output or the next session's restore.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { Readable } from 'node:stream'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 import { stateDir } from './helpers/narrative.js'
+import { testDeps } from './helpers/deps.js'
+import { forget } from '../src/commands/forget.js'
 
 let sb: Sandbox
 let project: string
@@ -371,6 +375,24 @@ describe('bookmark forget and the search memory', () => {
     const restored = await startup()
     expect(restored).not.toContain('The last wrap-up')
     expect(restored).not.toContain(WRAP_B)
+  })
+
+  it('a busy memory lock: nothing is forgotten, one clear error, and the rerun does it all', async () => {
+    await withMemory()
+    const lock = join(memory(), 'memory.lock')
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'held-by-the-test', at: Date.now() }))
+    const deps = { ...(await testDeps()), env: sb.env, bookmarkHome: sb.env.BOOKMARK_HOME!, lockDeadline: Date.now() + 300 }
+    await expect(forget({ session: SID_A, cwd: project }, { deps, stdin: Readable.from([]) })).rejects.toThrow(
+      'the search memory is busy (another bookmark process is writing its index): nothing was forgotten; run the same forget again in a moment',
+    )
+    await rm(lock)
+    expect((await listed()).filter((e) => e.sessionId === SID_A)).toHaveLength(3)
+    expect(await wrapups()).toHaveLength(2)
+    expect((await search(ALPHA2)).length).toBeGreaterThan(0)
+    const r = await cli('forget', '--session', SID_A, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ wrapupsRemoved: 1, searchEventsRemoved: 10 })
+    expect(await search(ALPHA2)).toEqual([])
   })
 
   it('one snapshot: the session keeps its wrap-ups and its search events', async () => {

@@ -19,7 +19,7 @@ import { forgetInRegistry } from '../store/registry.js'
 import type { IndexEntry, ProjectStore } from '../store/store.js'
 import { openProject } from '../capture/capture.js'
 import type { Deps } from '../shared/deps.js'
-import { InputError } from '../shared/errors.js'
+import { InputError, LockTimeoutError, UserError } from '../shared/errors.js'
 
 export interface ForgetOptions {
   id?: string
@@ -89,13 +89,20 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
       if (head) transcripts.push({ path: head.transcript, session })
     }
     const { forgetMemory } = await import('../memory/forget.js')
-    const done = await forgetMemory(
-      deps.bookmarkHome,
-      deps.env,
-      { sessions: resetSessions, wrapups, transcripts, ...(opts.all ? { project: root } : {}) },
-      untilDeadline(deps.lockDeadline),
-    )
-    searchEventsRemoved = done?.events ?? 0
+    try {
+      const done = await forgetMemory(
+        deps.bookmarkHome,
+        deps.env,
+        { sessions: resetSessions, wrapups, transcripts, ...(opts.all ? { project: root } : {}) },
+        untilDeadline(deps.lockDeadline),
+      )
+      searchEventsRemoved = done?.events ?? 0
+    } catch (e) {
+      if (!(e instanceof LockTimeoutError)) throw e
+      throw new UserError(
+        'the search memory is busy (another bookmark process is writing its index): nothing was forgotten; run the same forget again in a moment',
+      )
+    }
   }
   // The session locks before the project lock, as a capture takes them: its cursor cannot be written behind our
   // back. In one order (sorted), so that two forgets never wait on each other.
