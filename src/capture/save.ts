@@ -92,7 +92,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       // Nothing read, nothing to record (a long Stop message that only looked new to capture.ts): nothing to write.
       if (previous && stats.bytesRead === 0 && !stats.restarted && stats.cursor.offset === previous.cursor.offset) {
         result.work = previous.work
-        if (tap) await closeTap(tap, stats, after, store, notes)
+        if (tap) await closeTap(tap, stats, after, store, notes, deps)
         return result
       }
     }
@@ -189,14 +189,14 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     )
     result.work = head.work
     await store.saveCursor(head, stored)
-    if (tap) await closeTap(tap, stats, after, store, notes)
+    if (tap) await closeTap(tap, stats, after, store, notes, deps)
     return result
   })
 }
 
 /**
- * The search memory's tap on this capture's read (memory/capture.ts): only when the memory store exists (a user
- * who never searched loads none of its code). A problem with it costs the memory its events, never the capture.
+ * The search memory's tap on this capture's read (memory/capture.ts): only when the memory store exists (without
+ * one, none of its code is loaded). A problem with it costs the memory its events, never the capture.
  */
 async function openTap(
   deps: Deps,
@@ -216,12 +216,12 @@ async function openTap(
   }
 }
 
-async function closeTap(tap: MemoryTap, stats: ReadStats, after: Stats | undefined, store: CaptureTarget['store'], notes: string[]): Promise<void> {
+async function closeTap(tap: MemoryTap, stats: ReadStats, after: Stats | undefined, store: CaptureTarget['store'], notes: string[], deps: Deps): Promise<void> {
   try {
     await tap.finish(stats, after)
   } catch (e) {
     notes.push(`search memory not updated: ${(e as Error).message}`)
-    await store.logError(`${new Date().toISOString()} search memory not updated: ${(e as Error).message}`).catch(() => undefined)
+    await store.logError(`${deps.now().toISOString()} search memory not updated: ${(e as Error).message}`).catch(() => undefined)
   }
 }
 

@@ -51,8 +51,8 @@ export async function scanHere(input: ScanInput, tap?: EntryTap): Promise<Scan> 
   const host = hostOf(input.host)
   const onEntry = tap
     ? (entry: TranscriptEntry): void => {
+        tap.entry(entry) // first: it only reads the entry
         applyEntry(state, entry, input.ctx, delta)
-        tap.entry(entry)
       }
     : (entry: TranscriptEntry): void => applyEntry(state, entry, input.ctx, delta)
   const onRestart = (): void => {
