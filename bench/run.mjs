@@ -9,6 +9,7 @@
  *   paired rounds with a plain pass over the same file (read, split, JSON.parse); peak RSS from /usr/bin/time -v.
  * - Restore runs on a history of 1,000 snapshots and a registry of 500 projects.
  * - Codex CLI's restore and Stops run on a rollout made of the real Codex ones (bench/lib/codex.mjs).
+ * - A capturing Stop with the search memory's store present, paired with the same Stop without one.
  * It prints the machine, a table and one PASS/FAIL verdict per goal. It never asserts a time: it exits 0
  * whatever the verdicts, 1 when a case broke (a hook failed, printed garbage, or did not do what the case
  * measures), 2 when it cannot start (no corpus, bad settings).
@@ -27,6 +28,7 @@ import { REPO_ROOT } from '../stress/lib/env.mjs'
 import { buildTranscript, corpusDir, findTurn, loadSources, newTurn } from './lib/corpus.mjs'
 import { captureCase, captureOnce } from './lib/capture.mjs'
 import { codexCases } from './lib/codex.mjs'
+import { memoryGoal, memoryStopCase } from './lib/memory.mjs'
 import { NARRATIVE_PROBE, fillRegistry, growHistory, writeNarrative } from './lib/history.mjs'
 import { additionalContext, checkHookRun, errorsLogPath, errorsLogSize, hookPrefix, indexHead, readJson, stateDirOf, world } from './lib/world.mjs'
 import { BenchError, median, nodeCommand, paired, rssMethod, runShell, runWithRss } from './lib/measure.mjs'
@@ -325,6 +327,7 @@ function goals(ctx) {
     goal: `at most ${PROPORTIONAL_LIMIT}x`,
     detail: `the sizes are ${(ctx.bigBytes / ctx.smallBytes).toFixed(1)}x apart; pair ratios ${(turn.pairRatio / turnSmall.pairRatio).toFixed(2)}x`,
   })
+  out.push(memoryGoal(findCase(ctx, 'stop-memory')))
   const cap = findCase(ctx, 'capture-big')
   const name = size(ctx.captureBigBytes)
   out.push({
@@ -508,6 +511,8 @@ function run(ctx, m, skipped) {
 
   // The same hooks as Codex CLI runs them, on a rollout of the small size (bench/lib/codex.mjs).
   ctx.codexBytes = codexCases(ctx, { hookCase, restoreCase, stopTurnCase, unchangedIndex, size, budget: DEFAULT_BUDGET })
+  // Issue 20: the same kind of Stop with the search memory's store present, against it absent (bench/lib/memory.mjs).
+  memoryStopCase(ctx)
 
   // A long history: one real capture, copied into `snapshots` snapshots; `projects` projects in the registry.
   progress(`history: ${s.snapshots} snapshots, ${s.projects} projects`)

@@ -298,6 +298,7 @@ const CASES = [
   'codex-stop-idle',
   'codex-restore',
   'codex-stop-turn',
+  'stop-memory',
   'restore-history',
   'restore-history-small',
   'restore-home',
@@ -353,7 +354,7 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   it('prints one verdict per goal', () => {
     const verdicts = run.stdout.split('\n').filter((l) => /^(PASS|FAIL) {2}/.test(l))
     const goals = results().goals
-    expect(goals).toHaveLength(12)
+    expect(goals).toHaveLength(13)
     expect(verdicts).toHaveLength(goals.length)
     goals.forEach((g, i) => expect(verdicts[i]!.startsWith(`${g.pass ? 'PASS' : 'FAIL'}  ${g.label}: ${g.measured} (goal `), verdicts[i]).toBe(true))
   })

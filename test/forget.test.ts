@@ -3,13 +3,17 @@
  * one session or all of them forgotten. Each request carries a marker string, so a test can tell whether
  * anything of a forgotten snapshot is left in the files, the commands' output or the next session's restore.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { Readable } from 'node:stream'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
 import { stateDir } from './helpers/narrative.js'
+import { testDeps } from './helpers/deps.js'
+import { forget } from '../src/commands/forget.js'
 
 let sb: Sandbox
 let project: string
@@ -255,5 +259,151 @@ describe('bookmark forget: bad input', () => {
     expect(r.stderr).toContain(message)
     expect((await listed()).map((e) => e.id)).toEqual([B1, A2, A1])
     expect(await text(join(store, 'LATEST.md'))).toContain(BRAVO)
+  })
+})
+
+describe('bookmark forget and the search memory', () => {
+  const WRAP_A = 'WRAPALPHA'
+  const WRAP_B = 'WRAPBRAVO'
+  const memory = () => join(sb.env.BOOKMARK_HOME!, 'memory')
+  /** Every file of the memory store as text (the log, the checkpoints, seen.json, the index). */
+  const memoryText = (): string => {
+    const out: string[] = []
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name))
+        else out.push(readFileSync(join(dir, e.name), 'latin1'))
+      }
+    }
+    walk(memory())
+    return out.join('\n')
+  }
+  const search = async (query: string): Promise<{ kind: string; snippet: string; session: string }[]> => {
+    const r = await runCli(['search', query, '--all', '--json'], { env: sb.env, cwd: project })
+    expect(r.code, r.stderr).toBe(0)
+    return JSON.parse(r.stdout)
+  }
+  const wrapups = async () => readdir(join(store, 'wrapups')).catch(() => [] as string[])
+
+  /** The memory store made after the sessions began: their next Stops name them, the next search reads them whole; one wrap-up each. */
+  async function withMemory(): Promise<void> {
+    expect((await cli('index')).code).toBe(0)
+    await turn(SID_A, `${ALPHA}3 third alpha step`, 'src/alpha3.ts')
+    await turn(SID_B, `${BRAVO}2 second bravo step`, 'src/bravo2.ts')
+    expect((await search(ALPHA2)).map((h) => h.kind)).toContain('request')
+    for (const [sid, mark] of [
+      [SID_A, WRAP_A],
+      [SID_B, WRAP_B],
+    ] as const) {
+      const r = await cli('wrapup', '--summary', `${mark} wrapped up`, '--open', `${mark} thread`, '--session-id', sid, '--json')
+      expect(r.code, r.stderr).toBe(0)
+      expect(JSON.parse(r.stdout)).toMatchObject({ indexed: true, wrapup: { session: sid } })
+    }
+    expect(await wrapups()).toHaveLength(2)
+    for (const mark of [ALPHA, ALPHA2, BRAVO, WRAP_A, WRAP_B]) expect((await search(mark)).length, mark).toBeGreaterThan(0)
+    expect(memoryText()).toContain(ALPHA2)
+  }
+
+  it('--session drops the session’s wrap-ups and search events; the other session’s stay; later turns are recorded', async () => {
+    await withMemory()
+    const r = await cli('forget', '--session', SID_A, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ wrapupsRemoved: 1, resetSessions: [SID_A] })
+    expect(out.forgotten).toHaveLength(3)
+    // A's three turns (request, file change, reply each) and its wrap-up.
+    expect(out.searchEventsRemoved).toBe(10)
+    const text = await cli('forget', '--session', SID_B)
+    expect(text.stdout).toContain('Removed 1 wrap-up from .bookmark/wrapups/.')
+    expect(text.stdout).toContain('Dropped 7 events from the search memory (`bookmark search` no longer finds them).')
+  })
+
+  it('--session: nothing of the session is left in the memory store, and it never comes back', async () => {
+    await withMemory()
+    expect((await cli('forget', '--session', SID_A)).code).toBe(0)
+    expect((await wrapups()).length).toBe(1)
+    for (const mark of [ALPHA, ALPHA2, WRAP_A]) expect(await search(mark), mark).toEqual([])
+    expect((await search(BRAVO)).every((h) => h.session === SID_B)).toBe(true)
+    expect((await search(WRAP_B))[0]).toMatchObject({ kind: 'wrapup', session: SID_B })
+    const left = memoryText()
+    for (const mark of [ALPHA, WRAP_A, 'alpha exporter', 'third alpha step']) expect(left, mark).not.toContain(mark)
+    expect(left).toContain(BRAVO)
+    // Built again from the log, read again from the transcripts: still gone.
+    expect((await cli('index', '--rebuild')).code).toBe(0)
+    expect(await search(ALPHA)).toEqual([])
+    const orient = await runCli(['search', '--project', 'proj'], { env: sb.env, cwd: project })
+    expect(orient.stdout).toContain(WRAP_B)
+    expect(orient.stdout).not.toContain(WRAP_A)
+    // The session goes on: what it does from now on is recorded, what was forgotten is not.
+    await turn(SID_A, 'ALPHAFOURTH after the forget', 'src/alpha4.ts')
+    expect((await search('ALPHAFOURTH')).map((h) => h.kind).sort()).toEqual(['reply', 'request'])
+    expect(await search(ALPHA2)).toEqual([])
+    expect(memoryText()).not.toContain(ALPHA2)
+    // A transcript rewritten (its first line changed) is read again from its start: the forgotten lines stay out.
+    const t = await readFile(transcriptOf(SID_A), 'utf8')
+    await writeFile(transcriptOf(SID_A), t.replace(/"uuid":"[^"]*"/, '"uuid":"rewritten-0000"'))
+    expect((await search('ALPHAFOURTH')).length).toBeGreaterThan(0)
+    for (const mark of [ALPHA, ALPHA2, `${ALPHA}3`]) expect(await search(mark), mark).toEqual([])
+    expect(memoryText()).not.toContain('third alpha step')
+    expect(memoryText()).not.toContain(ALPHA2)
+  })
+
+  it('--session: lines the log has not read yet are never logged either', async () => {
+    expect((await cli('index')).code).toBe(0)
+    // Both sessions began before the store: their Stops leave them to the next search, which has not run.
+    await turn(SID_A, `${ALPHA}3 third alpha step`, 'src/alpha3.ts')
+    await turn(SID_B, `${BRAVO}2 second bravo step`, 'src/bravo2.ts')
+    await writeFile(transcriptOf(SID_A), jsonl([prompt('ALPHAUNSTOPPED typed, no Stop yet', { cwd: project, sessionId: SID_A })]), { flag: 'a' })
+    const r = await cli('forget', '--session', SID_A, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ searchEventsRemoved: 0 })
+    for (const mark of [ALPHA, ALPHA2, `${ALPHA}3`, 'ALPHAUNSTOPPED']) expect(await search(mark), mark).toEqual([])
+    expect((await search(`${BRAVO}2`)).length).toBeGreaterThan(0)
+    expect(memoryText()).not.toContain('ALPHA')
+    await turn(SID_A, 'ALPHAFOURTH after the forget', 'src/alpha4.ts')
+    expect((await search('ALPHAFOURTH')).length).toBeGreaterThan(0)
+    expect(await search('ALPHAUNSTOPPED')).toEqual([])
+  })
+
+  it('--all drops every wrap-up and every event of the project; the restore no longer shows a wrap-up', async () => {
+    await withMemory()
+    expect(await startup()).toContain(WRAP_B)
+    const r = await cli('forget', '--all', '--yes', '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ wrapupsRemoved: 2 })
+    expect(await wrapups()).toEqual([])
+    for (const mark of [ALPHA, ALPHA2, BRAVO, WRAP_A, WRAP_B]) expect(await search(mark), mark).toEqual([])
+    const left = memoryText()
+    for (const mark of [ALPHA, ALPHA2, BRAVO, WRAP_A, WRAP_B]) expect(left, mark).not.toContain(mark)
+    const restored = await startup()
+    expect(restored).not.toContain('The last wrap-up')
+    expect(restored).not.toContain(WRAP_B)
+  })
+
+  it('a busy memory lock: nothing is forgotten, one clear error, and the rerun does it all', async () => {
+    await withMemory()
+    const lock = join(memory(), 'memory.lock')
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'held-by-the-test', at: Date.now() }))
+    const deps = { ...(await testDeps()), env: sb.env, bookmarkHome: sb.env.BOOKMARK_HOME!, lockDeadline: Date.now() + 300 }
+    await expect(forget({ session: SID_A, cwd: project }, { deps, stdin: Readable.from([]) })).rejects.toThrow(
+      'the search memory is busy (another bookmark process is writing its index): nothing was forgotten; run the same forget again in a moment',
+    )
+    await rm(lock)
+    expect((await listed()).filter((e) => e.sessionId === SID_A)).toHaveLength(3)
+    expect(await wrapups()).toHaveLength(2)
+    expect((await search(ALPHA2)).length).toBeGreaterThan(0)
+    const r = await cli('forget', '--session', SID_A, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ wrapupsRemoved: 1, searchEventsRemoved: 10 })
+    expect(await search(ALPHA2)).toEqual([])
+  })
+
+  it('one snapshot: the session keeps its wrap-ups and its search events', async () => {
+    await withMemory()
+    const r = await cli('forget', B1, '--json')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ wrapupsRemoved: 0, searchEventsRemoved: 0 })
+    expect(await wrapups()).toHaveLength(2)
+    expect((await search(BRAVO)).length).toBeGreaterThan(0)
   })
 })

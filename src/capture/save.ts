@@ -2,7 +2,8 @@
  * The capture proper, which saves (capture.ts decides it is needed): read the new part of the transcript, fold it
  * into the session's state, write a snapshot when something happened, then the cursor.
  */
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
+import type { Stats } from 'node:fs'
 import { CAPS, type ExtractState, STATE_VERSION, reviveState } from '../extract/model.js'
 import { SNAPSHOT_FIELDS, type Snapshot, toSnapshot } from '../snapshot/model.js'
 import { LEDGER_CHECK_CAP, markFiles } from '../snapshot/ledger.js'
@@ -19,6 +20,8 @@ import { cutRedacted, knownRedacted } from '../redact/secrets.js'
 import { type CaptureResult, type CaptureTarget, FORCED } from './types.js'
 import type { Deps } from '../shared/deps.js'
 import { scan } from './scan.js'
+import type { MemoryTap } from '../memory/capture.js'
+import type { ReadStats, TranscriptCursor } from '../transcript/read.js'
 
 export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<CaptureResult> {
   const { req, transcript, sid, project, store, notes } = target
@@ -44,13 +47,18 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
 
     // What the stored state holds was redacted when it was written: its strings are not redacted again.
     const known = prevState ? knownRedacted(prevState) : undefined
-    const scanned = await scan({
-      host: target.host.id,
-      transcript,
-      cursor: previous?.cursor,
-      state: prevState ? reviveState(prevState) : undefined,
-      ctx: { projectRoot: root, subagents: deps.subagents },
-    })
+    const tap = await openTap(deps, target.host.id, transcript, sid, previous?.cursor, notes)
+    const scanned = await scan(
+      {
+        host: target.host.id,
+        transcript,
+        cursor: previous?.cursor,
+        state: prevState ? reviveState(prevState) : undefined,
+        ctx: { projectRoot: root, subagents: deps.subagents },
+      },
+      undefined,
+      tap,
+    )
     const { state, delta, stats } = scanned
     // The transcript's stamp right after the read, kept when the read reached its end (a file appended to since is
     // longer than the cursor: no stamp, and the next capture compares bytes as before).
@@ -84,6 +92,7 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       // Nothing read, nothing to record (a long Stop message that only looked new to capture.ts): nothing to write.
       if (previous && stats.bytesRead === 0 && !stats.restarted && stats.cursor.offset === previous.cursor.offset) {
         result.work = previous.work
+        if (tap) await closeTap(tap, stats, after, store, notes, deps)
         return result
       }
     }
@@ -180,8 +189,40 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     )
     result.work = head.work
     await store.saveCursor(head, stored)
+    if (tap) await closeTap(tap, stats, after, store, notes, deps)
     return result
   })
+}
+
+/**
+ * The search memory's tap on this capture's read (memory/capture.ts): only when the memory store exists (without
+ * one, none of its code is loaded). A problem with it costs the memory its events, never the capture.
+ */
+async function openTap(
+  deps: Deps,
+  host: CaptureTarget['host']['id'],
+  transcript: string,
+  sid: string,
+  from: TranscriptCursor | undefined,
+  notes: string[],
+): Promise<MemoryTap | undefined> {
+  if ((await statOrNone(join(deps.bookmarkHome, 'memory', 'log.json')).catch(() => undefined)) === undefined) return undefined
+  try {
+    const { memoryTap } = await import('../memory/capture.js')
+    return await memoryTap(deps.bookmarkHome, host, transcript, sid, from)
+  } catch (e) {
+    notes.push(`search memory not updated: ${(e as Error).message}`)
+    return undefined
+  }
+}
+
+async function closeTap(tap: MemoryTap, stats: ReadStats, after: Stats | undefined, store: CaptureTarget['store'], notes: string[], deps: Deps): Promise<void> {
+  try {
+    await tap.finish(stats, after)
+  } catch (e) {
+    notes.push(`search memory not updated: ${(e as Error).message}`)
+    await store.logError(`${deps.now().toISOString()} search memory not updated: ${(e as Error).message}`).catch(() => undefined)
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ import { hostOf } from '../hosts/index.js'
 import type { HostId } from '../hosts/host.js'
 import { type ReadStats, type TranscriptCursor, readTranscript } from '../transcript/read.js'
 import type { TranscriptEntry } from '../transcript/types.js'
+import type { EntryTap } from '../memory/capture.js'
 
 export interface Scan {
   state: ExtractState
@@ -43,15 +44,21 @@ export interface ScanInput {
 /** Bytes to read above which the scan runs in a worker (50 MB read here peak at about 70 MB of RSS, 130 MB at 80). */
 export const WORKER_BYTES = 64 * 1024 * 1024
 
-/** Reads and folds on this thread. */
-export async function scanHere(input: ScanInput): Promise<Scan> {
+/** Reads and folds on this thread; `tap` is handed each entry too (search memory: memory/capture.ts). */
+export async function scanHere(input: ScanInput, tap?: EntryTap): Promise<Scan> {
   let state = input.state ?? createState()
   let delta = createDelta()
   const host = hostOf(input.host)
-  const onEntry = (entry: TranscriptEntry): void => applyEntry(state, entry, input.ctx, delta)
+  const onEntry = tap
+    ? (entry: TranscriptEntry): void => {
+        tap.entry(entry) // first: it only reads the entry
+        applyEntry(state, entry, input.ctx, delta)
+      }
+    : (entry: TranscriptEntry): void => applyEntry(state, entry, input.ctx, delta)
   const onRestart = (): void => {
     state = createState()
     delta = createDelta()
+    tap?.restart()
   }
   if (host.read) {
     const { seen, ...stats } = await host.read(input.transcript, input.cursor, state.seen, onEntry, { onRestart })
@@ -63,14 +70,17 @@ export async function scanHere(input: ScanInput): Promise<Scan> {
 }
 
 /** Reads the transcript from the cursor and folds it into the state: in a worker when the read is large. */
-export async function scan(input: ScanInput, workerBytes = WORKER_BYTES): Promise<Scan> {
+export async function scan(input: ScanInput, workerBytes = WORKER_BYTES, tap?: EntryTap): Promise<Scan> {
   const size = await stat(input.transcript).then(
     (s) => s.size,
     () => 0, // scanHere reports the missing file as readTranscript does
   )
   const offset = input.cursor !== undefined && input.cursor.offset <= size ? input.cursor.offset : 0
-  if (size - offset <= workerBytes) return scanHere(input)
-  return (await scanInWorker(input)) ?? scanHere(input)
+  if (size - offset <= workerBytes) return scanHere(input, tap)
+  const done = await scanInWorker(input)
+  if (done === undefined) return scanHere(input, tap)
+  tap?.lost() // the worker's entries never come back to this thread
+  return done
 }
 
 /**

@@ -2,12 +2,16 @@
  * `bookmark forget SNAP_ID | --session ID | --all`: removes snapshots and everything derived from them (the
  * store's part in src/store/forget.ts), then their registry entries and, when it names this project, the
  * home pointer's quote of them. The narrative handoff is the model's text: only --all removes it (asked for).
+ * --session and --all also forget the session's (the project's) wrap-ups and its events in the search memory
+ * (src/memory/forget.ts), first: when the memory lock cannot be had, nothing is forgotten and a rerun can do it all.
  */
 import { basename, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { readHomePointer, writeHomePointer } from '../narrative/pointer.js'
 import { parseNarrative } from '../restore/identity.js'
 import { lstatOrNone, removeFile } from '../shared/fsp.js'
+import { untilDeadline } from '../store/lock.js'
+import { wrapupsOf } from '../store/wrapups.js'
 import { candidates, forgetSnapshots } from '../store/forget.js'
 import { readGitInfo } from '../repo/git.js'
 import { homeLayout, isSnapshotId } from '../store/layout.js'
@@ -15,7 +19,7 @@ import { forgetInRegistry } from '../store/registry.js'
 import type { IndexEntry, ProjectStore } from '../store/store.js'
 import { openProject } from '../capture/capture.js'
 import type { Deps } from '../shared/deps.js'
-import { InputError } from '../shared/errors.js'
+import { InputError, LockTimeoutError, UserError } from '../shared/errors.js'
 
 export interface ForgetOptions {
   id?: string
@@ -43,6 +47,10 @@ export interface ForgetResult {
   latest: string | null
   registryRemoved: number
   handoff: 'removed' | 'kept' | 'none'
+  /** Wrap-ups removed from .bookmark/wrapups/ (--session: the session's; --all: every one of this user's). */
+  wrapupsRemoved: number
+  /** Events dropped from the search memory (0 without a memory store). */
+  searchEventsRemoved: number
   notes: string[]
 }
 
@@ -70,11 +78,38 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
   if (opts.all && !opts.yes) await confirmAll(ctx, root, picked.length, removeHandoff ? store.layout.narrative : undefined)
 
   const resetSessions = opts.session !== undefined ? [opts.session] : opts.all ? [...new Set(all.map((e) => e.sessionId))].sort() : []
+  // A snapshot alone leaves its session: its wrap-ups and search events stay with it.
+  const wrapups = opts.id === undefined ? await wrapupsOf(store, opts.session) : []
+  let searchEventsRemoved = 0
+  if (opts.id === undefined) {
+    // The sessions' transcripts as their capture state names them (forgetSnapshots removes that state).
+    const transcripts: { path: string; session: string }[] = []
+    for (const session of resetSessions) {
+      const head = (await store.loadCursor(session).catch(() => ({}) as { head?: undefined })).head
+      if (head) transcripts.push({ path: head.transcript, session })
+    }
+    const { forgetMemory } = await import('../memory/forget.js')
+    try {
+      const done = await forgetMemory(
+        deps.bookmarkHome,
+        deps.env,
+        { sessions: resetSessions, wrapups, transcripts, ...(opts.all ? { project: root } : {}) },
+        untilDeadline(deps.lockDeadline),
+      )
+      searchEventsRemoved = done?.events ?? 0
+    } catch (e) {
+      if (!(e instanceof LockTimeoutError)) throw e
+      throw new UserError(
+        'the search memory is busy (another bookmark process is writing its index): nothing was forgotten; run the same forget again in a moment',
+      )
+    }
+  }
   // The session locks before the project lock, as a capture takes them: its cursor cannot be written behind our
   // back. In one order (sorted), so that two forgets never wait on each other.
   const outcome = await underSessionLocks(store, resetSessions, () =>
     forgetSnapshots(store, { select: (now) => new Set(pick(now, opts).map((e) => e.id)), resetSessions, resetAll: opts.all === true, removeHandoff }),
   )
+  for (const path of wrapups) await removeFile(path)
   const ids = new Set(outcome.forgotten.map((e) => e.id))
   const registryRemoved = await forgetInRegistry(deps.bookmarkHome, root, ids)
   const notes: string[] = []
@@ -108,6 +143,8 @@ export async function forget(opts: ForgetOptions, ctx: ForgetContext): Promise<F
     latest: outcome.latest?.id ?? null,
     registryRemoved,
     handoff,
+    wrapupsRemoved: wrapups.length,
+    searchEventsRemoved,
     notes,
   }
 }
@@ -119,7 +156,7 @@ function pick(all: IndexEntry[], opts: ForgetOptions): IndexEntry[] {
 }
 
 async function confirmAll(ctx: ForgetContext, root: string, count: number, handoff: string | undefined): Promise<void> {
-  const what = `all ${count} snapshot${count === 1 ? '' : 's'} of ${root} (with LATEST.md, the trail, their registry entries and every session's capture state)${handoff ? ` and delete the handoff ${handoff} (--keep-handoff keeps it)` : ''}`
+  const what = `all ${count} snapshot${count === 1 ? '' : 's'} of ${root} (with LATEST.md, the trail, their registry entries, every session's capture state, the project's wrap-ups and its events in the search memory)${handoff ? ` and delete the handoff ${handoff} (--keep-handoff keeps it)` : ''}`
   if (!ctx.confirm && !ctx.stdin.isTTY) throw new InputError(`--all forgets ${what}: confirm in a terminal, or add --yes`)
   const { ttyConfirm } = await import('../setup/command.js')
   const ok = await (ctx.confirm ?? ((q: string) => ttyConfirm(ctx.stdin, q)))(`Forget ${what}? [y/N] `)
@@ -159,6 +196,11 @@ export function forgetText(r: ForgetResult): string {
   )
   if (r.registryRemoved > 0) lines.push(`Removed ${r.registryRemoved} registry entr${r.registryRemoved === 1 ? 'y' : 'ies'}.`)
   if (r.handoff === 'removed') lines.push('Removed the handoff .bookmark/bookmark.context.md.')
+  if (r.wrapupsRemoved > 0) lines.push(`Removed ${r.wrapupsRemoved} wrap-up${r.wrapupsRemoved === 1 ? '' : 's'} from .bookmark/wrapups/.`)
+  if (r.searchEventsRemoved > 0)
+    lines.push(
+      `Dropped ${r.searchEventsRemoved} event${r.searchEventsRemoved === 1 ? '' : 's'} from the search memory (\`bookmark search\` no longer finds them).`,
+    )
   for (const note of r.notes) lines.push(`Note: ${note}.`)
   return lines.join('\n')
 }

@@ -10,7 +10,8 @@ import { findProjectRoot } from '../repo/root.js'
 import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
 import { type IngestStats, ingest } from './ingest.js'
 import { type OpenIndex, catchUpIndex, openIndex, readManifest } from './indexer.js'
-import { type MemoryLayout, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
+import { type MemoryLayout, comparePosition, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
+import { listCheckpoints, readHints, readSeen, removeHints } from './checkpoints.js'
 import { type Hit, type SearchQuery, newest, projectName, search } from './query.js'
 import { type TranscriptSource, allSources } from './sources.js'
 
@@ -33,7 +34,7 @@ export interface IndexStatus {
 export async function indexStatus(m: MemoryLayout): Promise<IndexStatus> {
   const state = await readLogState(m)
   const manifest = await readManifest(m)
-  const sources = Object.values(state.sources)
+  const sources = Object.values(await listCheckpoints(m, state))
   let logBytes = 0
   for (let s = 0; s <= state.segment; s++) {
     try {
@@ -73,6 +74,7 @@ export async function runIndex(opts: IndexOptions, deps: Deps): Promise<IndexRes
   if (opts.backfill) {
     const sources = await allSources(deps.env)
     ingested = await ingest(m, sources, {
+      backfill: true,
       ...(opts.progress ? { onProgress: (done: number, total: number) => opts.progress!(`reading transcripts: ${done}/${total}`) } : {}),
     })
   }
@@ -92,17 +94,30 @@ export function indexText(r: IndexResult): string {
   return parts.join('\n')
 }
 
-/** What `search` catches up on before answering: the transcripts already known, and any new one of the host stores. */
+/**
+ * What `search` catches up on before answering: the transcripts captures named in hints (they could not append),
+ * the transcripts already known and, once a backfill ran, any new one of the host stores; then the index takes
+ * what the log gained (captures append without indexing).
+ */
 async function catchUp(m: MemoryLayout, deps: Deps): Promise<void> {
   const state = await readLogState(m)
-  if (Object.keys(state.sources).length === 0) return // never backfilled: `bookmark index --backfill` first
-  const found = await allSources(deps.env)
-  const byPath = new Map<string, TranscriptSource>(found.map((s) => [s.path, s]))
-  for (const [path, cp] of Object.entries(state.sources)) if (!byPath.has(path)) byPath.set(path, { path, host: cp.host, session: cp.session })
+  const seen = await readSeen(m, state)
+  const hints = await readHints(m)
+  const byPath = new Map<string, TranscriptSource>()
+  // Never backfilled: only what captures named (`bookmark index --backfill` reads the rest).
+  if (seen.backfilled) for (const s of await allSources(deps.env)) byPath.set(s.path, s)
+  for (const [path, e] of Object.entries(seen.sources)) if (!byPath.has(path)) byPath.set(path, { path, host: e.host, session: e.session })
+  for (const h of hints) if (!byPath.has(h.source.path)) byPath.set(h.source.path, h.source)
   const lock = { timeoutMs: 2_000 }
   try {
-    await ingest(m, [...byPath.values()], { lock })
-    await withMemoryLock(m, () => catchUpIndex(m), lock)
+    if (byPath.size > 0) await ingest(m, [...byPath.values()], { lock })
+    // A hinted transcript in seen.json now is found there by the next catch-up; one that is gone needs nothing.
+    const known = (await readSeen(m)).sources
+    const done = []
+    for (const h of hints) if (known[h.source.path] || !(await statOrNone(h.source.path))) done.push(h.name)
+    await removeHints(m, done)
+    const now = await readLogState(m)
+    if (comparePosition((await readManifest(m)).upTo, { segment: now.segment, offset: now.committed }) < 0) await withMemoryLock(m, () => catchUpIndex(m), lock)
   } catch (e) {
     // A backfill holds the lock: answer from what is indexed.
     if (!(e instanceof LockTimeoutError)) throw e

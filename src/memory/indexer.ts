@@ -139,3 +139,29 @@ export async function openIndex(m: MemoryLayout): Promise<OpenIndex> {
     }
   }
 }
+
+/**
+ * Builds again from the log the segments that hold any of `at` (events `forget` blanked in the log), without
+ * them; a segment left with no event goes. Call under the memory lock. Returns how many were built again.
+ */
+export async function rebuildCovering(m: MemoryLayout, at: LogPosition[]): Promise<number> {
+  const state = await readLogState(m)
+  const manifest = await readManifest(m)
+  const holds = (s: SegmentEntry): boolean => at.some((p) => comparePosition(p, s.from) >= 0 && comparePosition(p, s.to) < 0)
+  const segments: SegmentEntry[] = []
+  let rebuilt = 0
+  for (const s of manifest.segments) {
+    if (!holds(s)) {
+      segments.push(s)
+      continue
+    }
+    rebuilt++
+    await buildRange(m, { ...state, segment: s.to.segment, committed: s.to.offset }, s.from, async (entry) => {
+      segments.push(entry)
+    })
+  }
+  if (rebuilt === 0) return 0
+  await saveManifest(m, { ...manifest, segments })
+  await removeStray(m, await readManifest(m))
+  return rebuilt
+}

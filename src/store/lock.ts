@@ -16,7 +16,7 @@ import { os } from '../shared/builtin.js'
 export interface LockOptions {
   /** A lock older than this is stale whatever its owner (ms). */
   staleMs?: number
-  /** Give up after this long (ms). */
+  /** Give up after this long (ms); 0: one try, never a wait (a stale lock is removed for the next caller). */
   timeoutMs?: number
 }
 
@@ -113,7 +113,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
         }
       }
     }
-    if (Date.now() - started > timeoutMs) throw new LockTimeoutError(path, Date.now() - started)
+    if (Date.now() - started > timeoutMs || timeoutMs === 0) throw new LockTimeoutError(path, Date.now() - started)
     // Always a pause before the next try: no path through this loop runs without one.
     await sleep(delay + Math.floor(Math.random() * delay))
     delay = Math.min(delay * 2, 100)

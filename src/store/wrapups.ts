@@ -65,3 +65,23 @@ export async function latestWrapup(store: StoreReader): Promise<{ wrapup: Wrapup
   }
   return undefined
 }
+
+/** This user's wrap-ups of the project, of `session` when given (`bookmark forget`): their paths, newest first. */
+export async function wrapupsOf(store: StoreReader, session?: string): Promise<string[]> {
+  await store.guard()
+  const seal = await store.seal()
+  if (!seal) return []
+  const dir = wrapupsDir(store)
+  const st = await lstatOrNone(dir).catch(() => undefined)
+  if (!st?.isDirectory()) return []
+  const out: string[] = []
+  for (const name of (await readdir(dir).catch(() => [] as string[])).sort().reverse()) {
+    const id = name.slice(0, -5)
+    if (!name.endsWith('.json') || !WRAPUP_ID.test(id)) continue
+    const path = wrapupPath(store, id)
+    const r = await readJson(path, isWrapup, seal)
+    // A file that is not this user's (another key, an edit) was never read back: it is not ours to remove.
+    if (r.ok && r.value.id === id && (session === undefined || r.value.session === session)) out.push(path)
+  }
+  return out
+}
