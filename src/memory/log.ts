@@ -12,13 +12,13 @@
  * Readers read only up to the committed length and skip a line that does not parse.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
 import { open, readRegularFile } from '../shared/fsp.js'
 import { ensureDir, writeJson } from '../store/files.js'
 import { withLock, type LockOptions } from '../store/lock.js'
 import type { TranscriptCursor } from '../transcript/read.js'
 import type { HostId } from '../hosts/host.js'
 import type { EventCarry, SearchEvent } from './events.js'
+import { type MemoryLayout, memoryLayout, segmentPath } from './paths.js'
 
 export interface Checkpoint extends TranscriptCursor {
   host: HostId
@@ -39,23 +39,10 @@ export interface LogState {
   sources: Record<string, Checkpoint>
 }
 
-export interface MemoryLayout {
-  dir: string
-  state: string
-  events: string
-  index: string
-  lock: string
-}
-
-export function memoryLayout(bookmarkHome: string): MemoryLayout {
-  const dir = join(bookmarkHome, 'memory')
-  return { dir, state: join(dir, 'log.json'), events: join(dir, 'events'), index: join(dir, 'index'), lock: join(dir, 'memory.lock') }
-}
+export { type MemoryLayout, memoryLayout, segmentPath } from './paths.js'
 
 /** A segment is closed once it holds this much; the next append starts a new one. */
 export const SEGMENT_BYTES = 64 * 1024 * 1024
-
-export const segmentPath = (m: MemoryLayout, n: number): string => join(m.events, `${String(n).padStart(6, '0')}.jsonl`)
 
 export async function ensureMemory(bookmarkHome: string): Promise<MemoryLayout> {
   const m = memoryLayout(bookmarkHome)
