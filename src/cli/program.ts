@@ -32,7 +32,8 @@ import { digestText, inputFromFlags, parseWrapupInput, wrapupText } from '../mem
 import { InputError } from '../shared/errors.js'
 import { startExplorer } from '../explorer/server.js'
 import { openBrowser } from '../explorer/open.js'
-import { eventText, getEvent, hitsText, indexText as memoryIndexText, orientText, runIndex, runOrient, runSearch, scopeNote } from '../memory/commands.js'
+import { eventText, getEvent, indexText as memoryIndexText, runIndex } from '../memory/log-commands.js'
+import { type SearchFlags, searchCommand } from '../memory/search-cli.js'
 
 export interface Io {
   out: (text: string) => void
@@ -263,27 +264,9 @@ export function buildProgram(io: Io): Command {
     .option('--recent', 'the newest events holding every word, newest first (instead of by relevance)')
     .option('--limit <n>', 'how many hits', positiveInt)
     .option('--json', 'print one JSON array of hits (orientation: one object of sections)')
-    .action(
-      async (
-        words: string[],
-        opts: { project?: string; all?: boolean; kind?: string; since?: string; before?: string; recent?: boolean; limit?: number; json?: boolean },
-      ) => {
-        const query = words.join(' ')
-        if (query.trim() === '' && (opts.project !== undefined || (!opts.all && opts.kind === undefined && !opts.recent))) {
-          const o = await runOrient(opts, io.cwd, io.deps)
-          io.out(opts.json ? json(o) : orientText(o))
-          return
-        }
-        const r = await runSearch(query, opts, io.cwd, io.deps)
-        const note = scopeNote(r)
-        if (note) io.deps.log(note)
-        const none = `No events match "${query}"${opts.project || opts.kind || opts.since || opts.before || r.scope === 'current' ? ' with these filters' : ''} (\`bookmark index --status\` says what is indexed).`
-        if (opts.json) {
-          if (r.hits.length === 0) io.deps.log(none)
-          io.out(JSON.stringify(r.hits, null, 2))
-        } else io.out(r.hits.length === 0 ? none : hitsText(r.hits))
-      },
-    )
+    .action(async (words: string[], opts: SearchFlags) => {
+      await searchCommand(words, opts, io)
+    })
 
   program
     .command('get')

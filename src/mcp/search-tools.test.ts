@@ -6,7 +6,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testDeps } from '../../test/helpers/deps.js'
-import { CATCH_UP_EVERY_MS, type SearchCache, runIndex } from '../memory/commands.js'
+import { CATCH_UP_EVERY_MS, type SearchCache } from '../memory/commands.js'
+import { runIndex } from '../memory/log-commands.js'
 import { TOOLS, type ToolContext, callTool } from './tools.js'
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError: boolean }
