@@ -254,7 +254,10 @@ export const TOOLS: Tool[] = [
     inputSchema: schema({
       cwd: CWD,
       query: { type: 'string', description: 'words, a file name (resume.go), an identifier, an error message; omit with project to orient on it' },
-      project: { type: 'string', description: "only this project: its folder name, its repository's name (for a worktree) or its path" },
+      project: {
+        type: 'string',
+        description: "only this project: its folder name, its repository's name (for a worktree), an alias set with `bookmark config --alias`, or its path",
+      },
       all: { type: 'boolean', description: 'every project, though the server runs inside one' },
       kind: { type: 'string', description: `only these kinds, comma-separated: ${EVENT_KINDS.join(', ')}` },
       since: { type: 'string', description: 'only events since then: 12h, 1d, 7d, 2w, or a date (2025-11-02)' },

@@ -7,6 +7,7 @@ import { InputError } from '../shared/errors.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
 import { readdir, statOrNone } from '../shared/fsp.js'
 import { findProjectRoot } from '../repo/root.js'
+import { expandAlias, homeAliases } from '../config/aliases.js'
 import { EVENT_KINDS, type EventKind } from './kinds.js'
 import { type OpenIndex, closeIndex, openIndex } from './index-read.js'
 import { type MemoryLayout, memoryLayout } from './paths.js'
@@ -89,8 +90,13 @@ async function projectFilter(
     if (opts.all) throw new InputError('--project and --all contradict each other: give one')
     const p = opts.project.trim()
     if (p === '') throw new InputError('--project takes a project folder name or path')
-    const want = p.includes('/') || p.includes('\\') || p === '.' || p === '..' ? { path: isAbsolute(p) ? resolve(p) : resolve(cwd, p) } : { name: p }
-    return { want, label: want.path ?? p, scope: 'project' }
+    if (p.includes('/') || p.includes('\\') || p === '.' || p === '..') {
+      const path = isAbsolute(p) ? resolve(p) : resolve(cwd, p)
+      return { want: { path }, label: path, scope: 'project' }
+    }
+    // A name: the projects whose folder or repository is so named, and what a configured alias of it stands for.
+    const alias = expandAlias(homeAliases(deps.bookmarkHome), p)
+    return { want: { name: p, ...(alias ? { alias } : {}) }, label: p, scope: 'project' }
   }
   if (opts.all) return { scope: 'all' }
   const { root, reason } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
