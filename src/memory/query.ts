@@ -329,7 +329,18 @@ export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery):
       const ok = projectsOk(seg, q.project)
       if (!ok.includes(1)) return
       const { kinds, projects, ts } = seg
-      for (let d = 0; d < seg.header.docs; d++) {
+      // Only the stretch of documents that holds the wanted projects (a session's events are logged together).
+      const spans = seg.header.spans
+      let lo = spans ? seg.header.docs : 0
+      let hi = spans ? -1 : seg.header.docs - 1
+      if (spans) {
+        ok.forEach((yes, p) => {
+          if (yes !== 1 || p * 2 >= spans.length) return
+          lo = Math.min(lo, spans[p * 2]!)
+          hi = Math.max(hi, spans[p * 2 + 1]!)
+        })
+      }
+      for (let d = lo; d <= hi; d++) {
         const g = groupOf[kinds[d]! & 0x0f]!
         if (g < 0 || ks[g] === undefined || ok[projects[d]!] !== 1) continue
         const t = ts[d]!

@@ -64,6 +64,7 @@ describe('index segments', () => {
       expect(postings(seg, 'resume.go')).toBeUndefined() // the word channel has no such term
       expect(postings(seg, 'absent')).toBeUndefined()
       expect([...seg.projects]).toEqual([0, 1, 0, 1])
+      expect(seg.header.spans).toEqual([0, 2, 1, 3]) // each project's first and last document
       expect([kindOf(seg.kinds[2]!), hostName(seg.kinds[2]!)]).toEqual(['commit', 'codex'])
       expect([kindOf(seg.kinds[0]!), hostName(seg.kinds[0]!)]).toEqual(['request', 'claude'])
       expect(seg.ts[1]).toBe(Date.UTC(2026, 0, 1) + 60_000)

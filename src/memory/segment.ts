@@ -64,6 +64,8 @@ export interface SegmentHeader {
   blocks: number
   sumLength: number
   projects: string[]
+  /** Per project (by number), the first and last document of it: orientation scans only that stretch. */
+  spans?: number[]
   from: LogPosition
   to: LogPosition
   runs: Run[]
@@ -138,6 +140,13 @@ export function encodeSegment(parts: SegmentParts): Buffer {
   }
   let sumLength = 0
   for (let d = 0; d < docs; d++) sumLength += parts.lengths[d]!
+  const spans: number[] = parts.projects.flatMap(() => [docs, -1])
+  for (let d = 0; d < docs; d++) {
+    const p = parts.projectIds[d]!
+    if (p * 2 >= spans.length) continue
+    if (spans[p * 2]! > d) spans[p * 2] = d
+    spans[p * 2 + 1] = d
+  }
   let maxOffset = 0
   for (let d = 0; d < docs; d++) maxOffset = Math.max(maxOffset, parts.offsets[d]!)
   const offsetWidth: 4 | 8 = maxOffset > 0xffffffff ? 8 : 4
@@ -151,6 +160,7 @@ export function encodeSegment(parts: SegmentParts): Buffer {
     blocks,
     sumLength,
     projects: parts.projects,
+    spans,
     from: parts.from,
     to: parts.to,
     runs: parts.runs,
