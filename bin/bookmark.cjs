@@ -42,7 +42,13 @@ if ((process.argv.length === 3 || hosted) && HOOKS.includes(command)) {
   // Its own bundle, with the code cache (made once the bookmark home exists); a line it leaves to the whole CLI
   // (help, an unknown option, a bad value) runs that instead.
   const load = loader('home')
-  if (!load('search.cjs').run(process.argv.slice(3))) load('bookmark.cjs')
+  let search
+  try {
+    search = load('search.cjs')
+  } catch {
+    search = undefined // a build without it: the whole CLI answers
+  }
+  if (!search || !search.run(process.argv.slice(3))) load('bookmark.cjs')
 } else runBundle('bookmark.cjs', false)
 
 function runHook(name) {
