@@ -10,6 +10,8 @@
  * - Restore runs on a history of 1,000 snapshots and a registry of 500 projects.
  * - Codex CLI's restore and Stops run on a rollout made of the real Codex ones (bench/lib/codex.mjs).
  * - A capturing Stop with the search memory's store present, paired with the same Stop without one.
+ * - Search (issue 20, bench/lib/search.mjs): an events log of 200,000 events built from the corpus, its index,
+ *   cold searches paired with bare Node, the MCP server warm, adding 1,000 events, the corpus's backfill.
  * It prints the machine, a table and one PASS/FAIL verdict per goal. It never asserts a time: it exits 0
  * whatever the verdicts, 1 when a case broke (a hook failed, printed garbage, or did not do what the case
  * measures), 2 when it cannot start (no corpus, bad settings).
@@ -17,7 +19,8 @@
  * Everything happens in a fresh temp folder (BENCH_TMP, else the system temp) with HOME, CLAUDE_CONFIG_DIR
  * and BOOKMARK_HOME inside it; the folder is removed at the end unless BENCH_KEEP=1.
  * Options: --quick (= BENCH_QUICK=1), --markdown FILE (= BENCH_MARKDOWN), --json FILE (= BENCH_JSON),
- * --update-doc (rewrites the results section of docs/BENCHMARKS.md). Knobs: see docs/BENCHMARKS.md.
+ * --update-doc (rewrites the results section of docs/BENCHMARKS.md), --only hooks|search (one part alone).
+ * Knobs: see docs/BENCHMARKS.md.
  */
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -33,6 +36,7 @@ import { NARRATIVE_PROBE, fillRegistry, growHistory, writeNarrative } from './li
 import { additionalContext, checkHookRun, errorsLogPath, errorsLogSize, hookPrefix, indexHead, readJson, stateDirOf, world } from './lib/world.mjs'
 import { BenchError, median, nodeCommand, paired, rssMethod, runShell, runWithRss } from './lib/measure.mjs'
 import { loadLine, machine, markdownReport, printHeader, textReport, updateDoc } from './lib/report.mjs'
+import { searchBench } from './lib/search.mjs'
 
 const MiB = 2 ** 20
 const DEFAULT_BUDGET = 6000
@@ -57,15 +61,18 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
     if (!Number.isFinite(n) || n < min) throw new UsageError(`${name}=${raw}: expected a number of at least ${min}`)
     return n
   }
-  const flag = (name) => {
+  const value = (name) => {
     const i = argv.indexOf(name)
     if (i < 0) return undefined
     const v = argv[i + 1]
-    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a file name`)
-    return resolve(v)
+    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a ${name === '--only' ? 'part (hooks or search)' : 'file name'}`)
+    return v
   }
-  const known = new Set(['--quick', '--markdown', '--json', '--update-doc'])
-  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !['--markdown', '--json'].includes(argv[i - 1] ?? ''))
+  const flag = (name) => (value(name) === undefined ? undefined : resolve(value(name)))
+  const only = value('--only')
+  if (only !== undefined && only !== 'hooks' && only !== 'search') throw new UsageError(`--only takes hooks or search, got ${only}`)
+  const known = new Set(['--quick', '--markdown', '--json', '--update-doc', '--only'])
+  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !['--markdown', '--json', '--only'].includes(argv[i - 1] ?? ''))
   if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]} (known: ${[...known].join(', ')})`)
   const s = {
     quick,
@@ -78,6 +85,8 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
     historyMb: quick ? 1 : 4,
     snapshots: num('BENCH_SNAPSHOTS', 1000, 100),
     projects: num('BENCH_PROJECTS', 500, 50),
+    searchEvents: num('BENCH_SEARCH_EVENTS', 200_000, 20_000, 1_000),
+    only,
     tmp: resolve(env.BENCH_TMP || tmpdir()),
     keep: env.BENCH_KEEP === '1',
     markdown: flag('--markdown') ?? (env.BENCH_MARKDOWN ? resolve(env.BENCH_MARKDOWN) : undefined),
@@ -86,7 +95,7 @@ export function settings(env = process.env, argv = process.argv.slice(2)) {
     bin: env.BOOKMARK_BENCH_BIN ? resolve(env.BOOKMARK_BENCH_BIN) : join(REPO_ROOT, 'bin', 'bookmark.cjs'),
     corpus: corpusDir(REPO_ROOT, env),
   }
-  if (s.updateDoc && s.quick) throw new UsageError('--update-doc records a full run: unset BENCH_QUICK')
+  if (s.updateDoc && (s.quick || only)) throw new UsageError('--update-doc records a full run: unset BENCH_QUICK, leave out --only')
   return s
 }
 
@@ -385,7 +394,7 @@ async function main() {
   const ctx = { s, root, sources, whole, turn, progress, cases: [], budgets: [], transcripts: [] }
   let code = 0
   try {
-    code = run(ctx, m, skipped)
+    code = await run(ctx, m, skipped)
   } catch (e) {
     if (!(e instanceof BenchError)) throw e
     console.error(`bench: BROKEN: ${e.message}`)
@@ -397,9 +406,10 @@ async function main() {
   return code
 }
 
-function run(ctx, m, skipped) {
+async function run(ctx, m, skipped) {
   const { s, root } = ctx
   progress(`working in ${root}`)
+  if (s.only === 'search') return report(ctx, m, skipped, await searchBench(ctx), false)
   const newTurnFile = join(root, 'new-turn.jsonl')
   writeFileSync(newTurnFile, newTurn(ctx.turn, { sessionId: randomUUID(), projectDir: join(root, 'small', 'project'), parentUuid: null }).text)
 
@@ -531,6 +541,13 @@ function run(ctx, m, skipped) {
   restoreCase(ctx, { id: 'restore-history-small', label: `restore, ${many}, budget ${SMALL_BUDGET}`, w: hist, budget: SMALL_BUDGET })
   restoreCase(ctx, { id: 'restore-home', label: `restore from the home folder, ${many}`, w: hist, cwd: hist.home, budget: DEFAULT_BUDGET })
 
+  return report(ctx, m, skipped, s.only === 'hooks' ? [] : await searchBench(ctx), true)
+}
+
+/** Prints and writes the results: the hook goals when those cases ran, then `more` (the search goals). */
+function report(ctx, m, skipped, more, hooks) {
+  const { s, root } = ctx
+  const newTurnFile = join(root, 'new-turn.jsonl')
   const results = {
     date: new Date().toISOString(),
     machine: m,
@@ -540,7 +557,7 @@ function run(ctx, m, skipped) {
     newTurnFile,
     root,
     cases: ctx.cases,
-    goals: goals(ctx),
+    goals: [...(hooks ? goals(ctx) : []), ...more],
     load: loadLine(m),
   }
   process.stdout.write(`\n${textReport(results)}\n`)

@@ -14,6 +14,8 @@
 // compiling its functions on every call), and then only read. The first byte of the file counts them.
 // Nothing here may fail a hook: any problem with the cache means an ordinary compile.
 // BOOKMARK_CODE_CACHE=0 turns it off.
+// `bookmark search …` loads its own bundle too (dist/cli/search.cjs: a search is timed against a bare Node
+// start, docs/SEARCH.md), with the cache, which it makes only inside an existing bookmark home.
 // Every other command line loads the whole CLI (dist/cli/bookmark.cjs), the same way: its 165 KB cost every
 // command (the first capture of a long session included) about 10 ms to compile. A command uses the cache
 // folder only when it is there (a hook makes it): `bookmark --help` never creates the bookmark home, and
@@ -36,6 +38,17 @@ if ((process.argv.length === 3 || hosted) && HOOKS.includes(command)) {
       process.exitCode = 0
     }
   }
+} else if (command === 'search') {
+  // Its own bundle, with the code cache (made once the bookmark home exists); a line it leaves to the whole CLI
+  // (help, an unknown option, a bad value) runs that instead.
+  const load = loader('home')
+  let search
+  try {
+    search = load('search.cjs')
+  } catch {
+    search = undefined // a build without it: the whole CLI answers
+  }
+  if (!search || !search.run(process.argv.slice(3))) load('bookmark.cjs')
 } else runBundle('bookmark.cjs', false)
 
 function runHook(name) {
@@ -44,6 +57,11 @@ function runHook(name) {
 
 /** Runs dist/cli/<entry> and the chunks it requires, each compiled with its code cache (made when `create`). */
 function runBundle(entry, create) {
+  loader(create)(entry)
+}
+
+/** A loader of dist/cli/ files and the chunks they require, with the code cache (made when `create`; 'home': if the bookmark home exists). */
+function loader(create) {
   const fs = require('node:fs')
   const { join } = require('node:path')
   const dist = join(__dirname, '..', 'dist', 'cli')
@@ -63,7 +81,7 @@ function runBundle(entry, create) {
     return module.exports
   }
   if (cache) process.on('exit', () => writeCaches(fs, join, cache, fresh))
-  load(entry)
+  return load
 }
 
 /** The cache folder; undefined when off, when it is not a real folder (a symlink is never followed), or when absent and not to be made. */
@@ -76,7 +94,7 @@ function cacheDir(fs, join, create) {
     const home = set === undefined ? join(user, '.bookmark') : require('node:path').isAbsolute(set) ? set : join(user, set)
     const dir = join(home, 'cache')
     const s = fs.lstatSync(dir, { throwIfNoEntry: false })
-    if (s === undefined) return create ? { dir, home, exists: false } : undefined
+    if (s === undefined) return create === true || (create === 'home' && fs.existsSync(home)) ? { dir, home, exists: false } : undefined
     return s.isDirectory() ? { dir, home, exists: true } : undefined
   } catch {
     return undefined

@@ -6,7 +6,9 @@
 //                     what that hook does on every call; what it does rarely (the capture proper, writing,
 //                     the narrative request) is in chunks it requires when needed;
 //   scan-worker.cjs   the read and fold of a large capture, run in a worker thread by src/capture/scan.ts
-//                     (which loads it by this name).
+//                     (which loads it by this name);
+//   search.cjs        `bookmark search` (src/cli/search-main.ts), what a search does on every call, its rare
+//                     paths (reading changed transcripts) in chunks.
 // Why: a hook is timed against a bare Node start (docs/BENCHMARKS.md), and each file a process loads
 // costs about as much as the code in it; a hook process should read one file most of the time. An ES
 // module entry costs several percent more than CommonJS, hence .cjs (bin/package.json does the same).
@@ -41,6 +43,10 @@ const builds = [
   // The redactor alone, for the stress suite's corpus check (stress/cases/06-secrets.mjs).
   { input: 'src/redact/secrets.ts', name: 'redact', chunks: 'redact' },
   { input: 'src/capture/scan-worker.ts', name: 'scan-worker', chunks: 'worker' },
+  // `bookmark search`: its own bundle (bin/bookmark.cjs), timed against a bare Node start like a hook.
+  // Its modules are taken as free of side effects: what it reaches only through the writers' imports (the
+  // redactor, the store's seals) stays out of the file every search loads.
+  { input: 'src/cli/search-main.ts', name: 'search', chunks: 'search', hook: true, pure: true },
   ...HOOKS.map((h) => ({ input: `src/cli/hook-${h}.ts`, name: `hook-${h}`, chunks: h, hook: true })),
 ]
 
@@ -54,6 +60,7 @@ for (const b of builds) {
     // Runtime dependencies stay packages of their own (the README's dependency table); Node's modules are Node's.
     external: [...runtimeDeps, /^node:/, ...builtinModules],
     logLevel: 'warn',
+    ...(b.pure ? { treeshake: { moduleSideEffects: [{ test: /[\\/]src[\\/]/, sideEffects: false, external: false }] } } : {}),
     transform: { define: { __BOOKMARK_BUILD__: JSON.stringify(BUILD_ID) } },
     onLog(level, log, handler) {
       // A module both imported and loaded on demand stays where the import put it: expected here.

@@ -260,7 +260,7 @@ describe('bench generator: re-id and relocation of a repeated session', () => {
 interface Case {
   id: string
   label: string
-  kind: 'hook' | 'capture'
+  kind: 'hook' | 'capture' | 'search'
   n: number
   median: number
   p10: number
@@ -303,6 +303,17 @@ const CASES = [
   'restore-history-small',
   'restore-home',
 ]
+/** The search cases (bench/lib/search.mjs), after the hook cases. */
+const SEARCH_CASES = [
+  'search-backfill',
+  'search-build',
+  'search-selective',
+  'search-broad',
+  'search-orient',
+  'search-mcp',
+  'search-add',
+  'search-selective-all',
+]
 
 describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built CLI', () => {
   let run: SpawnSyncReturns<string>
@@ -325,9 +336,9 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
     run = spawnSync(process.execPath, [join(REPO_ROOT, 'bench', 'run.mjs'), '--json', json, '--markdown', md], {
       env: { ...env, ...(process.env.BOOKMARK_CORPUS ? { BOOKMARK_CORPUS: process.env.BOOKMARK_CORPUS } : {}) },
       encoding: 'utf8',
-      timeout: 170_000,
+      timeout: 230_000,
     })
-  }, 180_000)
+  }, 240_000)
   const results = (): Results => JSON.parse(readFileSync(json, 'utf8')) as Results
 
   it('exits 0 whatever the verdicts, with the machine on top', () => {
@@ -338,12 +349,14 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
 
   it('has a row with numbers for every case', () => {
     const r = results()
-    expect(r.cases.map((c) => c.id)).toEqual(CASES)
+    expect(r.cases.map((c) => c.id)).toEqual([...CASES, ...SEARCH_CASES])
     for (const c of r.cases) {
       expect(run.stdout).toContain(c.label)
-      for (const v of [c.median, c.p10, c.p90, c.rssMb]) expect(Number.isFinite(v) && v > 0, `${c.id}: ${v}`).toBe(true)
+      // A search case without a process of its own to measure has no peak RSS (JSON null).
+      const rss = c.kind === 'search' && ['search-mcp', 'search-add'].includes(c.id) ? [] : [c.rssMb]
+      for (const v of [c.median, c.p10, c.p90, ...rss]) expect(Number.isFinite(v) && v > 0, `${c.id}: ${v}`).toBe(true)
       expect(c.p10 <= c.median && c.median <= c.p90).toBe(true)
-      if (c.kind === 'hook') {
+      if (c.kind === 'hook' || ['search-selective', 'search-broad', 'search-orient'].includes(c.id)) {
         expect(c.n).toBe(5)
         for (const v of [c.bare, c.ratio, c.pairRatio]) expect(Number.isFinite(v) && v > 0, `${c.id}: ${v}`).toBe(true)
       }
@@ -354,7 +367,7 @@ describe.skipIf(!CORPUS_PRESENT)('npm run bench, BENCH_QUICK, against the built 
   it('prints one verdict per goal', () => {
     const verdicts = run.stdout.split('\n').filter((l) => /^(PASS|FAIL) {2}/.test(l))
     const goals = results().goals
-    expect(goals).toHaveLength(13)
+    expect(goals).toHaveLength(13 + 8) // the hooks', then the search's
     expect(verdicts).toHaveLength(goals.length)
     goals.forEach((g, i) => expect(verdicts[i]!.startsWith(`${g.pass ? 'PASS' : 'FAIL'}  ${g.label}: ${g.measured} (goal `), verdicts[i]).toBe(true))
   })

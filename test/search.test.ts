@@ -185,6 +185,33 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     expect(noQuery.stderr).toContain('search needs a query')
   })
 
+  it('takes a configured alias for --project, in search, orientation and MCP', async () => {
+    const set = await cli(sb, 'config', '--alias', 'posh=D:\\oh-my-posh', '--alias', 'both=cli', '--alias', 'both=D:\\oh-my-posh')
+    expect(set.code).toBe(0)
+    expect(set.stdout).toContain('alias both: cli, D:\\oh-my-posh\nalias posh: D:\\oh-my-posh')
+    const byAlias = await searchJson(sb, 'test', '--limit', '50', '--project', 'posh')
+    const byName = await searchJson(sb, 'test', '--limit', '50', '--project', 'oh-my-posh')
+    expect(byAlias.map((h) => h.id)).toEqual(byName.map((h) => h.id))
+    expect(byAlias.length).toBeGreaterThan(3)
+    const both = await searchJson(sb, 'test', '--limit', '100', '--project', 'both')
+    expect(new Set(both.map((h) => (h.project.startsWith('D:\\oh-my-posh') ? 'posh' : /\/cli(\/|$)/.test(h.project) ? 'cli' : h.project)))).toEqual(
+      new Set(['posh', 'cli']),
+    )
+    const orient = await cli(sb, 'search', '--project', 'posh')
+    expect(orient.stdout.split('\n')[0]).toBe('Project posh: the latest of its sessions, newest first (`bookmark get ID` for one in full).')
+    expect(orient.stdout).toContain('go ahead, fix all four, bundle the DoS ones too and do the allowlist too afterwards')
+    // Another setting keeps the aliases; --unalias removes one; a bad name is refused.
+    expect((await cli(sb, 'config', '--set', 'interval=7')).code).toBe(0)
+    const json = JSON.parse((await cli(sb, 'config', '--json')).stdout) as { aliases: Record<string, string[]> }
+    expect(json.aliases).toEqual({ both: ['cli', 'D:\\oh-my-posh'], posh: ['D:\\oh-my-posh'] })
+    expect((await cli(sb, 'config', '--unalias', 'both')).code).toBe(0)
+    expect(await searchJson(sb, 'test', '--project', 'both')).toEqual([])
+    const bad = await cli(sb, 'config', '--alias', 'a b=/x')
+    expect(bad).toMatchObject({ code: 1 })
+    expect(bad.stderr).toContain('--alias takes NAME or NAME=PROJECT')
+    expect((await cli(sb, 'config', '--unalias', 'nosuch')).stderr).toContain('no alias "nosuch"')
+  })
+
   it('catches up with new lines before answering, and a rerun adds nothing', async () => {
     const target = join(sb.projects, `${sessionOf('cc-2.1.59-plain-eebd3a1f.jsonl')}.jsonl`)
     const first = readFileSync(target, 'utf8').split('\n')[0]!
@@ -239,18 +266,20 @@ describe.skipIf(!CORPUS_PRESENT)('the events log', () => {
   })
 
   it('resumes a backfill killed midway without a duplicate event', async () => {
-    const clean = await world(SMALL)
+    // The whole corpus: a backfill of a few small transcripts can end before the kill.
+    const clean = await world()
     await cli(clean, 'index', '--backfill')
     const want = facts(clean)
     expect(new Set(ids(clean)).size).toBe(want.length)
 
-    const sb = await world(SMALL)
+    const sb = await world()
     // A writer that died after its append and before its commit: bytes past the commit point.
     await mkdir(join(sb.env.BOOKMARK_HOME!, 'memory', 'events'), { recursive: true })
     const killed = spawn(process.execPath, [BIN, 'index', '--backfill'], { env: sb.env, stdio: 'ignore' })
+    const closed = new Promise((r) => killed.on('close', r))
     await new Promise((r) => setTimeout(r, 350))
     killed.kill('SIGKILL')
-    await new Promise((r) => killed.on('close', r))
+    expect(await closed).toBe(null) // ended by the kill, not done (a code of 0)
     const segment = join(sb.env.BOOKMARK_HOME!, 'memory', 'events', '000000.jsonl')
     appendFileSync(segment, `${logLines(clean)[0]}\n{"id":"torn`)
     const r = await cli(sb, 'index', '--backfill')

@@ -3,7 +3,8 @@ import { basename, resolve } from 'node:path'
 import { CONFIG_KEYS, type ConfigKey, KEYS, isConfigKey, parseValue } from '../config/keys.js'
 import { globalConfigPath, projectConfigPath, resolveConfig } from '../config/resolve.js'
 import { ensureState } from '../store/state-write.js'
-import { updateConfigFile } from '../config/write.js'
+import { editConfigFile, updateConfigFile } from '../config/write.js'
+import { aliasTarget, isAliasName, readAliases } from '../config/aliases.js'
 import { writeHomePointer } from '../narrative/pointer.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
 import { InputError } from '../shared/errors.js'
@@ -39,9 +40,28 @@ export interface ConfigOptions {
   interval?: string
   set?: string[]
   unset?: string[]
+  /** `NAME` (this project) or `NAME=PATH|NAME=OTHERNAME`: a project alias, kept in the global file. */
+  alias?: string[]
+  unalias?: string[]
   project?: boolean
   cwd?: string
   json?: boolean
+}
+
+/** `--alias NAME` (the project the command runs in) and `--alias NAME=TARGET` as (name, target) pairs, validated. */
+function aliasEdits(items: string[], root: string, cwd: string, deps: Deps): [string, string][] {
+  return items.map((item) => {
+    const eq = item.indexOf('=')
+    const name = (eq === -1 ? item : item.slice(0, eq)).trim()
+    if (!isAliasName(name)) throw new InputError(`--alias takes NAME or NAME=PROJECT; "${name}" is not a name (letters, digits, . _ -, at most 64)`)
+    if (eq === -1) {
+      if (isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: give the project, --alias ${name}=PATH`)
+      return [name, root]
+    }
+    const target = aliasTarget(item.slice(eq + 1), cwd)
+    if (target === undefined) throw new InputError(`--alias ${name}=…: give a project path or a project name, got "${item.slice(eq + 1)}"`)
+    return [name, target]
+  })
 }
 
 export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps): Promise<string> {
@@ -66,6 +86,10 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
     unset.push(key)
   }
   if (opts.project && isHomeScope(root, deps.env)) throw new InputError(`${root} is not a project: --project needs a project folder`)
+  const aliasAdd = aliasEdits(opts.alias ?? [], root, resolve(opts.cwd ?? cwd), deps)
+  const aliasRemove = (opts.unalias ?? []).map((n) => n.trim())
+  for (const n of aliasRemove) if (!isAliasName(n)) throw new InputError(`--unalias takes an alias name, got "${n}"`)
+  if (aliasAdd.length > 0 || aliasRemove.length > 0) await editConfigFile(globalConfigPath(deps.bookmarkHome), { aliasAdd, aliasRemove })
   const changed = Object.keys(set).length > 0 || unset.length > 0
   // The project's file lives in its folder of the bookmark home, made (with the key) when something is written.
   const target = opts.project
@@ -76,12 +100,14 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
   if (changed) await updateConfigFile(target, set, unset)
   // Outside any project (the home folder, /) there is no project layer: nothing to label "project".
   const r = await resolveConfig({ bookmarkHome: deps.bookmarkHome, ...(isHomeScope(root, deps.env) ? {} : { projectRoot: root }), env: deps.env })
+  const aliases = readAliases(globalConfigPath(deps.bookmarkHome))
   if (opts.json) {
     return JSON.stringify(
       {
         ...(changed ? { wrote: target } : {}),
         files: r.files,
         values: Object.fromEntries(CONFIG_KEYS.map((k) => [k, { value: r.config[k], source: r.sources[k], env: KEYS[k].env }])),
+        aliases,
         problems: r.problems,
       },
       null,
@@ -91,6 +117,8 @@ export async function configCommand(opts: ConfigOptions, cwd: string, deps: Deps
   const lines = changed ? [`Wrote ${target}`, ''] : []
   const width = Math.max(...CONFIG_KEYS.map((k) => k.length))
   for (const k of CONFIG_KEYS) lines.push(`${k.padEnd(width)}  ${String(r.config[k]).padStart(7)}  ${r.sources[k].padEnd(7)}  ${KEYS[k].help}`)
+  const names = Object.keys(aliases).sort()
+  if (names.length > 0) lines.push('', ...names.map((n) => `alias ${n}: ${aliases[n]!.join(', ')}`))
   lines.push('', `global: ${r.files.global}`, `project: ${r.files.project ?? '(none)'}`, 'precedence: default < global < project < env < flag')
   for (const p of r.problems) lines.push(`problem: ${p}`)
   return lines.join('\n')

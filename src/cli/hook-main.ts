@@ -6,25 +6,11 @@
  */
 import { claudeHost } from '../hosts/claude/host.js'
 import type { Host } from '../hosts/host.js'
-import { writeSync } from 'node:fs'
 import type { HookName } from '../hooks/names.js'
 import { type HookBody, runHook } from '../hooks/run.js'
+import { writeAll } from './fdwrite.js'
 import { readStdin } from './stdin.js'
 import { defaultDeps } from '../shared/deps.js'
-
-/** Writes all of `text` to `fd`, waiting out a full non-blocking pipe; gives up quietly if the reader is gone. */
-function writeAll(fd: number, text: string): void {
-  const buf = Buffer.from(text)
-  let off = 0
-  let spins = 0
-  while (off < buf.length) {
-    try {
-      off += writeSync(fd, buf, off)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++spins > 100_000) return
-    }
-  }
-}
 
 /**
  * Who runs the hook: `bookmark <hook> --host codex|gemini` (the line setup writes for Codex and Gemini CLI;

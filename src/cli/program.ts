@@ -11,7 +11,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { HOOKS, hookBody } from '../hooks/names.js'
 import { runHook } from '../hooks/run.js'
 import { readStdin } from './stdin.js'
-import { configCommand, pointHome } from './admin.js'
+import { type ConfigOptions, configCommand, pointHome } from './admin.js'
 import { type SetupHost, setupCommand, uninstallCommand } from '../setup/index.js'
 import { serve } from '../mcp/server.js'
 import { doctor } from '../doctor/doctor.js'
@@ -32,7 +32,8 @@ import { digestText, inputFromFlags, parseWrapupInput, wrapupText } from '../mem
 import { InputError } from '../shared/errors.js'
 import { startExplorer } from '../explorer/server.js'
 import { openBrowser } from '../explorer/open.js'
-import { eventText, getEvent, hitsText, indexText as memoryIndexText, orientText, runIndex, runOrient, runSearch, scopeNote } from '../memory/commands.js'
+import { eventText, getEvent, indexText as memoryIndexText, runIndex } from '../memory/log-commands.js'
+import { type SearchFlags, searchCommand } from '../memory/search-cli.js'
 
 export interface Io {
   out: (text: string) => void
@@ -257,7 +258,7 @@ export function buildProgram(io: Io): Command {
       'search every past session (requests, replies, commands, file changes, commits, errors …): ranked pointers to transcript lines; use --since or --recent for "latest" questions; inside a project, that project (--all for every one); --project P with no query orients on P',
     )
     .argument('[query...]', 'words, file names, identifiers (none with --project: orientation on the project)')
-    .option('--project <name>', 'only this project: its folder name, its repository name (of a worktree), or its path')
+    .option('--project <name>', 'only this project: its folder name, its repository name (of a worktree), an alias (`config --alias`), or its path')
     .option('--all', 'every project, though run inside one')
     .option('--kind <kinds>', 'only these kinds (comma-separated): request, reply, command, file, tool, commit, error, subagent, compaction, title, wrapup')
     .option('--since <when>', 'only events since then: 7d, 12h, 2w or a date (2025-11-02)')
@@ -265,27 +266,9 @@ export function buildProgram(io: Io): Command {
     .option('--recent', 'the newest events holding every word, newest first (instead of by relevance)')
     .option('--limit <n>', 'how many hits', positiveInt)
     .option('--json', 'print one JSON array of hits (orientation: one object of sections)')
-    .action(
-      async (
-        words: string[],
-        opts: { project?: string; all?: boolean; kind?: string; since?: string; before?: string; recent?: boolean; limit?: number; json?: boolean },
-      ) => {
-        const query = words.join(' ')
-        if (query.trim() === '' && (opts.project !== undefined || (!opts.all && opts.kind === undefined && !opts.recent))) {
-          const o = await runOrient(opts, io.cwd, io.deps)
-          io.out(opts.json ? json(o) : orientText(o))
-          return
-        }
-        const r = await runSearch(query, opts, io.cwd, io.deps)
-        const note = scopeNote(r)
-        if (note) io.deps.log(note)
-        const none = `No events match "${query}"${opts.project || opts.kind || opts.since || opts.before || r.scope === 'current' ? ' with these filters' : ''} (\`bookmark index --status\` says what is indexed).`
-        if (opts.json) {
-          if (r.hits.length === 0) io.deps.log(none)
-          io.out(JSON.stringify(r.hits, null, 2))
-        } else io.out(r.hits.length === 0 ? none : hitsText(r.hits))
-      },
-    )
+    .action(async (words: string[], opts: SearchFlags) => {
+      await searchCommand(words, opts, io)
+    })
 
   program
     .command('get')
@@ -499,10 +482,15 @@ export function buildProgram(io: Io): Command {
     .option('--interval <minutes>', 'set interval (minutes between time-based snapshots)')
     .option('--set <key=value...>', 'set keys')
     .option('--unset <key...>', 'remove keys (back to the lower layer)')
+    .option(
+      '--alias <name=project...>',
+      'a name search --project (and MCP) takes for this project, or for the project path or name after =; kept in ~/.bookmark/config.json',
+    )
+    .option('--unalias <name...>', 'remove project aliases')
     .option('--project', "write this project's config.json (in its folder of the bookmark home) instead of ~/.bookmark/config.json")
     .option('--cwd <dir>', 'the project folder (default: current directory)')
     .option('--json', 'print as JSON')
-    .action(async (opts: { interval?: string; set?: string[]; unset?: string[]; project?: boolean; cwd?: string; json?: boolean }) => {
+    .action(async (opts: ConfigOptions) => {
       io.out(await configCommand(opts, io.cwd, io.deps))
     })
 

@@ -27,6 +27,8 @@ export interface ConfigFile {
    * costs no read of its own. Only the project's file has them.
    */
   sessionsOff?: Record<string, string>
+  /** Project aliases (config/aliases.ts): only the global file has them. */
+  aliases?: Record<string, string[]>
 }
 
 export function isConfigFile(v: unknown): v is ConfigFile {

@@ -4,6 +4,8 @@
 import { join } from 'node:path'
 import { ensureDir, readJson, writeJson } from '../store/files.js'
 import { withLock } from '../store/lock.js'
+import { InputError } from '../shared/errors.js'
+import { MAX_TARGETS, aliasesOf } from './aliases.js'
 import type { ConfigKey } from './keys.js'
 import { CONFIG_VERSION, type ConfigFile, isConfigFile, sessionsOffOf } from './resolve.js'
 
@@ -17,6 +19,9 @@ export interface ConfigEdit {
   sessionOff?: { id: string; at: string }
   /** A session to switch back on. */
   sessionOn?: string
+  /** Targets added to aliases (name, target), and aliases removed (config/aliases.ts; the global file only). */
+  aliasAdd?: [string, string][]
+  aliasRemove?: string[]
 }
 
 /** Edits one config file (global or project), under a lock, atomically; what it does not change is kept. */
@@ -36,7 +41,24 @@ export async function editConfigFile(path: string, edit: ConfigEdit): Promise<vo
     }
     const ids = Object.keys(sessions)
     for (const id of ids.slice(0, Math.max(0, ids.length - SESSIONS_OFF_CAP))) delete sessions[id]
-    const file: ConfigFile = { version: CONFIG_VERSION, values, ...(Object.keys(sessions).length ? { sessionsOff: sessions } : {}) }
+    // Kept through every edit, changed only when asked.
+    const aliases = aliasesOf(r.ok ? r.value.aliases : undefined)
+    for (const name of edit.aliasRemove ?? []) {
+      if (!aliases[name.toLowerCase()]) throw new InputError(`no alias "${name}" in ${path}`)
+      delete aliases[name.toLowerCase()]
+    }
+    for (const [name, target] of edit.aliasAdd ?? []) {
+      const list = aliases[name.toLowerCase()] ?? []
+      if (!list.includes(target)) list.push(target)
+      if (list.length > MAX_TARGETS) throw new InputError(`alias "${name}" would stand for more than ${MAX_TARGETS} projects`)
+      aliases[name.toLowerCase()] = list
+    }
+    const file: ConfigFile = {
+      version: CONFIG_VERSION,
+      values,
+      ...(Object.keys(sessions).length ? { sessionsOff: sessions } : {}),
+      ...(Object.keys(aliases).length ? { aliases: { ...aliases } } : {}),
+    }
     await writeJson(path, file, { durable: true })
   })
 }

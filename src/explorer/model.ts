@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { EventKind, SearchEvent } from '../memory/events.js'
 import { type LogPosition, type MemoryLayout, readEventAt, readEvents, readLogState } from '../memory/log.js'
-import { projectName } from '../memory/query.js'
+import { projectName } from '../memory/projects.js'
 import { wrapupSummary } from '../memory/wrapup.js'
 
 /** 12 hex digits, as event ids are: what the API takes and gives for projects and sessions. */

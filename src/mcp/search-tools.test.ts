@@ -6,7 +6,10 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testDeps } from '../../test/helpers/deps.js'
-import { CATCH_UP_EVERY_MS, type SearchCache, runIndex } from '../memory/commands.js'
+import { CATCH_UP_EVERY_MS, type SearchCache } from '../memory/commands.js'
+import { runIndex } from '../memory/log-commands.js'
+import { globalConfigPath } from '../config/resolve.js'
+import { editConfigFile } from '../config/write.js'
 import { TOOLS, type ToolContext, callTool } from './tools.js'
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError: boolean }
@@ -37,6 +40,17 @@ async function world(): Promise<{ ctx: ToolContext & { memory: SearchCache }; tr
 }
 
 describe('bookmark_search and bookmark_get', () => {
+  it('takes a configured project alias, for a search and for orientation', async () => {
+    const { ctx } = await world()
+    await editConfigFile(globalConfigPath(ctx.deps.bookmarkHome), { aliasAdd: [['front', '/w/site']] })
+    const r = (await callTool('bookmark_search', { query: 'homepage', project: 'front' }, ctx)) as Result
+    expect(r.structuredContent!.hits.map((h: { project: string }) => h.project)).toEqual(['/w/site/.worktrees/redesign'])
+    expect(((await callTool('bookmark_search', { query: 'reader', project: 'front' }, ctx)) as Result).structuredContent!.hits).toEqual([])
+    const o = (await callTool('bookmark_search', { project: 'front' }, ctx)) as Result
+    expect(o.content[0]!.text).toContain('make the homepage hero smaller')
+    expect(o.content[0]!.text).not.toContain('parseLine')
+  })
+
   it('finds an event with its transcript line, and bookmark_get prints it in full', async () => {
     const { ctx, transcript } = await world()
     const r = (await callTool('bookmark_search', { query: 'parseLine' }, ctx)) as Result

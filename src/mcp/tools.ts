@@ -16,7 +16,8 @@ import { snapshotRefusal } from '../commands/switch.js'
 import { captureOff } from '../config/resolve.js'
 import { redact } from '../redact/secrets.js'
 import { renderLatest } from '../snapshot/render.js'
-import { type SearchCache, type SearchOptions, eventText, getEvent, hitsText, orientText, runOrient, runSearch, scopeNote } from '../memory/commands.js'
+import { type SearchCache, type SearchOptions, hitsText, orientText, runOrient, runSearch, scopeNote } from '../memory/commands.js'
+import { eventText, getEvent } from '../memory/log-commands.js'
 import { EVENT_KINDS } from '../memory/events.js'
 import { FILES, ITEMS, digestText, parseWrapupInput, wrapupText } from '../memory/wrapup.js'
 import { digestNone, recordWrapup, wrapupDigest } from '../memory/wrapup-command.js'
@@ -253,7 +254,10 @@ export const TOOLS: Tool[] = [
     inputSchema: schema({
       cwd: CWD,
       query: { type: 'string', description: 'words, a file name (resume.go), an identifier, an error message; omit with project to orient on it' },
-      project: { type: 'string', description: "only this project: its folder name, its repository's name (for a worktree) or its path" },
+      project: {
+        type: 'string',
+        description: "only this project: its folder name, its repository's name (for a worktree), an alias set with `bookmark config --alias`, or its path",
+      },
       all: { type: 'boolean', description: 'every project, though the server runs inside one' },
       kind: { type: 'string', description: `only these kinds, comma-separated: ${EVENT_KINDS.join(', ')}` },
       since: { type: 'string', description: 'only events since then: 12h, 1d, 7d, 2w, or a date (2025-11-02)' },

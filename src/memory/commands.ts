@@ -1,128 +1,32 @@
 /**
- * `bookmark index`, `bookmark search` and `bookmark get`: what each does and the text it prints.
+ * `bookmark search`: the search, orientation on a project, and the text they print (log-commands.ts: `bookmark
+ * index` and `bookmark get`). It reads; what writes (the full catch-up) is loaded only when needed.
  */
 import { isAbsolute, join, resolve } from 'node:path'
 import { InputError } from '../shared/errors.js'
-import { LockTimeoutError } from '../shared/errors.js'
 import { type Deps, isHomeScope } from '../shared/deps.js'
-import { open, readdir, statOrNone } from '../shared/fsp.js'
+import { readdir, statOrNone } from '../shared/fsp.js'
 import { findProjectRoot } from '../repo/root.js'
-import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
-import { type IngestStats, ingest } from './ingest.js'
-import { type OpenIndex, catchUpIndex, openIndex, readManifest } from './indexer.js'
-import { type MemoryLayout, comparePosition, ensureMemory, memoryLayout, readLogState, segmentPath, withMemoryLock } from './log.js'
-import { listCheckpoints, readHints, readSeen, removeHints } from './checkpoints.js'
-import { type Hit, type SearchQuery, newest, projectName, search } from './query.js'
-import { type TranscriptSource, allSources } from './sources.js'
-
-export interface IndexOptions {
-  backfill?: boolean
-  rebuild?: boolean
-  status?: boolean
-  progress?: (line: string) => void
-}
-
-export interface IndexStatus {
-  events: number
-  segments: number
-  transcripts: number
-  unreadable: number
-  logBytes: number
-  pending: boolean
-}
-
-export async function indexStatus(m: MemoryLayout): Promise<IndexStatus> {
-  const state = await readLogState(m)
-  const manifest = await readManifest(m)
-  const sources = Object.values(await listCheckpoints(m, state))
-  let logBytes = 0
-  for (let s = 0; s <= state.segment; s++) {
-    try {
-      const fh = await open(segmentPath(m, s), 'r')
-      logBytes += (await fh.stat()).size
-      await fh.close()
-    } catch {
-      // not written yet
-    }
-  }
-  return {
-    events: manifest.segments.reduce((n, s) => n + s.docs, 0),
-    segments: manifest.segments.length,
-    transcripts: sources.length,
-    unreadable: sources.reduce((n, s) => n + s.unreadable, 0),
-    logBytes,
-    pending: manifest.upTo.segment !== state.segment || manifest.upTo.offset !== state.committed,
-  }
-}
-
-export function statusText(s: IndexStatus): string {
-  return `Index: ${s.events} events in ${s.segments} segments from ${s.transcripts} transcripts (${s.unreadable} unreadable lines; log ${s.logBytes} bytes)${s.pending ? '; new events not indexed yet (`bookmark index`)' : ''}.`
-}
-
-export interface IndexResult {
-  ingest?: IngestStats
-  added: number
-  torn: number
-  status: IndexStatus
-}
-
-/** `bookmark index`: with --backfill, every transcript of every host first; then the index catches up with the log. */
-export async function runIndex(opts: IndexOptions, deps: Deps): Promise<IndexResult> {
-  if (opts.status) return { added: 0, torn: 0, status: await indexStatus(memoryLayout(deps.bookmarkHome)) }
-  const m = await ensureMemory(deps.bookmarkHome)
-  let ingested: IngestStats | undefined
-  if (opts.backfill) {
-    const sources = await allSources(deps.env)
-    ingested = await ingest(m, sources, {
-      backfill: true,
-      ...(opts.progress ? { onProgress: (done: number, total: number) => opts.progress!(`reading transcripts: ${done}/${total}`) } : {}),
-    })
-  }
-  const run = await withMemoryLock(m, () => catchUpIndex(m, opts.rebuild === true))
-  return { ...(ingested ? { ingest: ingested } : {}), added: run.added, torn: run.torn, status: await indexStatus(m) }
-}
-
-export function indexText(r: IndexResult): string {
-  const parts: string[] = []
-  if (r.ingest) {
-    const i = r.ingest
-    parts.push(
-      `Backfill: ${i.files} transcripts, ${i.read} read, ${i.events} new events, ${i.unreadable} unreadable lines${i.failed > 0 ? `, ${i.failed} files could not be read` : ''}.`,
-    )
-  }
-  parts.push(`Indexed ${r.added} new events${r.torn > 0 ? ` (${r.torn} damaged log lines skipped)` : ''}. ${statusText(r.status)}`)
-  return parts.join('\n')
-}
+import { expandAlias, homeAliases } from '../config/aliases.js'
+import { EVENT_KINDS, type EventKind } from './kinds.js'
+import { type OpenIndex, closeIndex, openIndex } from './index-read.js'
+import { type MemoryLayout, memoryLayout } from './paths.js'
+import { projectName } from './projects.js'
+import { type Hit, type SearchQuery, newest, search } from './query.js'
+import { transcriptsDigest } from './sources.js'
+import { logStamp, readStamp } from './stamp.js'
 
 /**
- * What `search` catches up on before answering: the transcripts captures named in hints (they could not append),
- * the transcripts already known and, once a backfill ran, any new one of the host stores; then the index takes
- * what the log gained (captures append without indexing).
+ * What `search` does before answering: nothing when the stamp says nothing changed since the last full catch-up
+ * (stamp.ts: a stat of log.json and of every transcript, no lock); else the full catch-up (catch-up.ts).
  */
 async function catchUp(m: MemoryLayout, deps: Deps): Promise<void> {
-  const state = await readLogState(m)
-  const seen = await readSeen(m, state)
-  const hints = await readHints(m)
-  const byPath = new Map<string, TranscriptSource>()
-  // Never backfilled: only what captures named (`bookmark index --backfill` reads the rest).
-  if (seen.backfilled) for (const s of await allSources(deps.env)) byPath.set(s.path, s)
-  for (const [path, e] of Object.entries(seen.sources)) if (!byPath.has(path)) byPath.set(path, { path, host: e.host, session: e.session })
-  for (const h of hints) if (!byPath.has(h.source.path)) byPath.set(h.source.path, h.source)
-  const lock = { timeoutMs: 2_000 }
-  try {
-    if (byPath.size > 0) await ingest(m, [...byPath.values()], { lock })
-    // A hinted transcript in seen.json now is found there by the next catch-up; one that is gone needs nothing.
-    const known = (await readSeen(m)).sources
-    const done = []
-    for (const h of hints) if (known[h.source.path] || !(await statOrNone(h.source.path))) done.push(h.name)
-    await removeHints(m, done)
-    const now = await readLogState(m)
-    if (comparePosition((await readManifest(m)).upTo, { segment: now.segment, offset: now.committed }) < 0) await withMemoryLock(m, () => catchUpIndex(m), lock)
-  } catch (e) {
-    // A backfill holds the lock: answer from what is indexed.
-    if (!(e instanceof LockTimeoutError)) throw e
-    deps.log('the index is being written by another bookmark process: answering from what it holds now')
-  }
+  const stamp = readStamp(m)
+  const log = logStamp(m)
+  if (log === undefined) return // no log: nothing was ever backfilled
+  if (stamp && stamp.log === log && stamp.transcripts === transcriptsDigest(deps.env)) return
+  const { fullCatchUp } = await import('./catch-up.js')
+  await fullCatchUp(m, deps)
 }
 
 const DURATION = /^(\d+)\s*([hdw])$/
@@ -186,8 +90,13 @@ async function projectFilter(
     if (opts.all) throw new InputError('--project and --all contradict each other: give one')
     const p = opts.project.trim()
     if (p === '') throw new InputError('--project takes a project folder name or path')
-    const want = p.includes('/') || p.includes('\\') || p === '.' || p === '..' ? { path: isAbsolute(p) ? resolve(p) : resolve(cwd, p) } : { name: p }
-    return { want, label: want.path ?? p, scope: 'project' }
+    if (p.includes('/') || p.includes('\\') || p === '.' || p === '..') {
+      const path = isAbsolute(p) ? resolve(p) : resolve(cwd, p)
+      return { want: { path }, label: path, scope: 'project' }
+    }
+    // A name: the projects whose folder or repository is so named, and what a configured alias of it stands for.
+    const alias = expandAlias(homeAliases(deps.bookmarkHome), p)
+    return { want: { name: p, ...(alias ? { alias } : {}) }, label: p, scope: 'project' }
   }
   if (opts.all) return { scope: 'all' }
   const { root, reason } = await findProjectRoot(resolve(cwd), deps.env.CLAUDE_PROJECT_DIR)
@@ -211,10 +120,22 @@ export async function readyIndex(m: MemoryLayout, deps: Deps, cache: SearchCache
   const st = await statOrNone(join(m.index, 'manifest.json'))
   const stamp = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'none'
   if (!cache.index || cache.stamp !== stamp) {
+    const old = cache.index
     cache.index = await openIndex(m)
     cache.stamp = stamp
+    if (old) closeIndex(old)
   }
   return cache.index
+}
+
+/** Runs `fn` on the ready index; an index opened for this call alone (no cache) is closed after it. */
+async function withIndex<T>(m: MemoryLayout, deps: Deps, cache: SearchCache | undefined, fn: (index: OpenIndex) => Promise<T>): Promise<T> {
+  const index = await readyIndex(m, deps, cache)
+  try {
+    return await fn(index)
+  } finally {
+    if (!cache) closeIndex(index)
+  }
 }
 
 export async function runSearch(query: string, opts: SearchOptions, cwd: string, deps: Deps, cache?: SearchCache): Promise<SearchResult> {
@@ -228,7 +149,7 @@ export async function runSearch(query: string, opts: SearchOptions, cwd: string,
   const base: Omit<SearchResult, 'hits'> = { scope, ...(label !== undefined ? { project: label } : {}) }
   const m = memoryLayout(deps.bookmarkHome)
   if ((await readdir(m.dir).catch(() => undefined)) === undefined) return { ...base, hits: [] }
-  return { ...base, hits: await search(m, await readyIndex(m, deps, cache), q) }
+  return { ...base, hits: await withIndex(m, deps, cache, (index) => search(m, index, q)) }
 }
 
 /** What orientation shows of a project, newest first: the kinds and how many of each. */
@@ -258,11 +179,10 @@ export async function runOrient(opts: SearchOptions, cwd: string, deps: Deps, ca
   const m = memoryLayout(deps.bookmarkHome)
   const out: Orientation = { project: label, scope, sections: ORIENT_SECTIONS.map((s) => ({ title: s.title, hits: [] })) }
   if ((await readdir(m.dir).catch(() => undefined)) === undefined) return out
-  const index = await readyIndex(m, deps, cache)
-  for (const [i, s] of ORIENT_SECTIONS.entries()) {
-    // The newest wrap-up is one milestone, whatever --limit asks of the lists.
-    out.sections[i]!.hits = await newest(m, index, { project: want, kinds: s.kinds, ...t, limit: s.kinds[0] === 'wrapup' ? s.limit : (opts.limit ?? s.limit) })
-  }
+  // The newest wrap-up is one milestone, whatever --limit asks of the lists.
+  const groups = ORIENT_SECTIONS.map((s) => ({ kinds: s.kinds, limit: s.kinds[0] === 'wrapup' ? s.limit : (opts.limit ?? s.limit) }))
+  const lists = await withIndex(m, deps, cache, (index) => newest(m, index, { project: want, groups, ...t }))
+  lists.forEach((hits, i) => (out.sections[i]!.hits = hits))
   return out
 }
 
@@ -299,48 +219,4 @@ export function hitsText(hits: Hit[]): string {
         `${h.rank}. ${shortDate(h.ts)}  ${projectName(h.project) || '(no project)'}  ${h.kind}  ${h.session.slice(0, 8)}  ${h.snippet}\n   ${h.transcript}:${h.line}  (id ${h.id})`,
     )
     .join('\n')
-}
-
-/** `bookmark get ID`: the event whose id it is, read from the log. */
-export async function getEvent(id: string, deps: Deps): Promise<SearchEvent> {
-  if (!/^[0-9a-f]{12}$/.test(id)) throw new InputError(`not an event id: "${id}" (12 hex digits, as \`bookmark search\` prints them)`)
-  const m = memoryLayout(deps.bookmarkHome)
-  const state = await readLogState(m)
-  const needle = Buffer.from(`{"id":"${id}"`)
-  for (let s = state.segment; s >= 0; s--) {
-    let data: Buffer
-    try {
-      const fh = await open(segmentPath(m, s), 'r')
-      try {
-        const size = s === state.segment ? state.committed : (await fh.stat()).size
-        data = Buffer.alloc(size)
-        await fh.read(data, 0, size, 0)
-      } finally {
-        await fh.close()
-      }
-    } catch {
-      continue
-    }
-    const at = data.lastIndexOf(needle)
-    if (at === -1) continue
-    const end = data.indexOf(0x0a, at)
-    try {
-      return JSON.parse(data.toString('utf8', at, end === -1 ? data.length : end)) as SearchEvent
-    } catch {
-      continue
-    }
-  }
-  throw new InputError(`no event ${id} in the index (\`bookmark search\` prints the ids)`)
-}
-
-export function eventText(e: SearchEvent): string {
-  const lines = [
-    `Event ${e.id}: ${e.kind}${e.tool ? ` (${e.tool})` : ''}${e.sub ? ', by a subagent' : ''}`,
-    `When: ${e.ts ?? 'unknown'}`,
-    `Project: ${e.project || '(unknown)'}`,
-    `Session: ${e.session} (${e.host})`,
-  ]
-  if (e.paths && e.paths.length > 0) lines.push(`Paths: ${e.paths.join(', ')}`)
-  lines.push('', e.text, '', `Read more: ${e.transcript}:${e.line} (the transcript line, e.g. sed -n '${e.line}p' '${e.transcript}')`)
-  return lines.join('\n')
 }

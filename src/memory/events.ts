@@ -12,9 +12,9 @@ import { changedFiles, parsePatch } from '../extract/patch.js'
 import type { HostId } from '../hosts/host.js'
 import { isObject, str } from '../shared/json.js'
 import type { TranscriptEntry } from '../transcript/types.js'
+import type { EventKind } from './kinds.js'
 
-export const EVENT_KINDS = ['request', 'reply', 'command', 'file', 'tool', 'commit', 'error', 'subagent', 'compaction', 'title', 'wrapup'] as const
-export type EventKind = (typeof EVENT_KINDS)[number]
+export { EVENT_KINDS, type EventKind } from './kinds.js'
 
 export interface SearchEvent {
   /** 12 hex digits from the transcript, line and place in the line: the same event always gets the same id. */

@@ -18,7 +18,7 @@ import { listCheckpoints, readHints } from './checkpoints.js'
 import type { EventCarry } from './events.js'
 import { rebuildCovering } from './indexer.js'
 import { type Checkpoint, type LoggedEvent, appendEvents, blankEvents, memoryLayout, readEvents, readLogState, withMemoryLock } from './log.js'
-import { projectMatches } from './query.js'
+import { projectMatches } from './projects.js'
 import { allSources } from './sources.js'
 
 export interface MemoryForget {

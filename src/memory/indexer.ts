@@ -2,48 +2,29 @@
  * The inverted index over the events log: segment files in <home>/memory/index/ and manifest.json, which lists
  * them with the log range each covers and how far the index has read. New events become a new small segment
  * (in pieces of PIECE events, so that memory stays bounded); when small segments pile up, the newest of them
- * are built again as one from their log range. The whole index is rewritten only by --rebuild.
+ * are merged into one, file to file (no log read, no tokenizing). The whole index is rewritten only by --rebuild.
  * Every step runs under the memory lock and ends with an atomic manifest: a build killed midway leaves the
  * manifest of the last finished piece, and the next run reads the log on from there.
+ * A manifest of version 1 lists format 1 segments: each is converted to format 2 (file to file) on the next
+ * catch-up, and read converted in memory until then.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readdir, readRegularFile, unlink } from '../shared/fsp.js'
+import { readdir, unlink } from '../shared/fsp.js'
+import { atomicWrite } from '../store/atomic.js'
 import { randomHex } from '../shared/random.js'
 import { writeJson } from '../store/files.js'
 import { type LogPosition, type LogState, type MemoryLayout, comparePosition, readEvents, readLogState } from './log.js'
-import { type Segment, buildSegment, openSegment, writeSegment } from './segment.js'
-
-export interface SegmentEntry {
-  file: string
-  docs: number
-  from: LogPosition
-  to: LogPosition
-}
-
-export interface Manifest {
-  version: 1
-  segments: SegmentEntry[]
-  upTo: LogPosition
-}
+import { type Manifest, type SegmentEntry, emptyManifest, manifestPath, readManifest } from './index-read.js'
+import { LegacySegment, MAGIC_V1, type Segment, openSegment, segmentFromBuffer } from './segment.js'
+import { buildSegment, mergeSegments } from './segment-build.js'
+import { convertLegacy } from './segment-legacy.js'
 
 /** Events per index piece: about 4 s and a few hundred MB at most to build one. */
 export const PIECE = 50_000
 /** More segments than this: the newest small ones are merged. */
 const MAX_SEGMENTS = 8
 const SMALL = 20_000
-
-const manifestPath = (m: MemoryLayout): string => join(m.index, 'manifest.json')
-const emptyManifest = (): Manifest => ({ version: 1, segments: [], upTo: { segment: 0, offset: 0 } })
-
-export async function readManifest(m: MemoryLayout): Promise<Manifest> {
-  try {
-    const v = JSON.parse(await readRegularFile(manifestPath(m))) as Partial<Manifest>
-    if (v && v.version === 1 && Array.isArray(v.segments) && v.upTo) return v as Manifest
-  } catch {
-    // missing or damaged: built again from the log
-  }
-  return emptyManifest()
-}
 
 async function saveManifest(m: MemoryLayout, manifest: Manifest): Promise<void> {
   await writeJson(manifestPath(m), manifest, { redacted: true })
@@ -53,6 +34,8 @@ export interface IndexRun {
   added: number
   torn: number
   merged: number
+  /** Format 1 segments converted. */
+  converted: number
 }
 
 async function buildRange(
@@ -64,7 +47,7 @@ async function buildRange(
   let added = 0
   let start = from
   const { torn } = await readEvents(m, state, from, PIECE, async (events, end) => {
-    const file = `seg-${Date.now().toString(36)}-${randomHex(4)}.bin`
+    const file = newFile()
     await writeSegment(join(m.index, file), buildSegment(events, start, end))
     await onPiece({ file, docs: events.length, from: start, to: end })
     added += events.length
@@ -78,10 +61,14 @@ export async function catchUpIndex(m: MemoryLayout, rebuild = false): Promise<In
   const state = await readLogState(m)
   let manifest = rebuild ? emptyManifest() : await readManifest(m)
   const end: LogPosition = { segment: state.segment, offset: state.committed }
-  const run: IndexRun = { added: 0, torn: 0, merged: 0 }
+  const run: IndexRun = { added: 0, torn: 0, merged: 0, converted: 0 }
+  if (manifest.version === 1) {
+    run.converted = await convertAll(m, manifest)
+    manifest = await readManifest(m)
+  }
   if (rebuild || comparePosition(manifest.upTo, end) < 0) {
     const r = await buildRange(m, state, manifest.upTo, async (entry) => {
-      manifest = { version: 1, segments: [...manifest.segments, entry], upTo: entry.to }
+      manifest = { version: manifest.version, segments: [...manifest.segments, entry], upTo: entry.to }
       await saveManifest(m, manifest)
     })
     run.added = r.added
@@ -91,13 +78,55 @@ export async function catchUpIndex(m: MemoryLayout, rebuild = false): Promise<In
       await saveManifest(m, manifest)
     }
   }
-  if (manifest.segments.length > MAX_SEGMENTS) run.merged = await mergeSmall(m, state, manifest)
-  if (rebuild || run.merged > 0) await removeStray(m, await readManifest(m))
+  if (manifest.segments.length > MAX_SEGMENTS) run.merged = await mergeSmall(m, manifest)
+  if (rebuild || run.merged > 0 || run.converted > 0) await removeStray(m, await readManifest(m))
   return run
 }
 
-/** Builds the newest run of small segments again as one (they cover one stretch of the log). */
-async function mergeSmall(m: MemoryLayout, state: LogState, manifest: Manifest): Promise<number> {
+async function writeSegment(path: string, data: Buffer): Promise<void> {
+  await atomicWrite(path, data, { mode: 0o600, durable: false })
+}
+
+/** A segment to merge (a format 1 one converted). */
+function openWhole(path: string): Segment {
+  try {
+    return openSegment(path)
+  } catch (e) {
+    if (!(e instanceof LegacySegment)) throw e
+    return segmentFromBuffer(convertLegacy(e.file, path), path)
+  }
+}
+
+const newFile = (): string => `seg-${Date.now().toString(36)}-${randomHex(4)}.bin`
+
+/** Every segment of a version 1 manifest written again in format 2, one at a time, each step committed. */
+async function convertAll(m: MemoryLayout, manifest: Manifest): Promise<number> {
+  const segments = [...manifest.segments]
+  let converted = 0
+  for (let i = 0; i < segments.length; i++) {
+    const path = join(m.index, segments[i]!.file)
+    let data: Buffer
+    try {
+      const file = readFileSync(path)
+      if (file.length < 4 || file.readUInt32LE(0) !== MAGIC_V1) continue
+      data = convertLegacy(file, path)
+    } catch {
+      // Unreadable: the whole index is built again from the log.
+      await saveManifest(m, emptyManifest())
+      return converted
+    }
+    const file = newFile()
+    await writeSegment(join(m.index, file), data)
+    segments[i] = { ...segments[i]!, file }
+    await saveManifest(m, { version: 1, segments, upTo: manifest.upTo })
+    converted++
+  }
+  await saveManifest(m, { version: 2, segments, upTo: manifest.upTo })
+  return converted
+}
+
+/** Merges the newest run of small segments into one (they cover one stretch of the log). */
+async function mergeSmall(m: MemoryLayout, manifest: Manifest): Promise<number> {
   let first = manifest.segments.length
   let docs = 0
   while (first > 0 && manifest.segments[first - 1]!.docs < SMALL && docs + manifest.segments[first - 1]!.docs <= PIECE) {
@@ -106,12 +135,16 @@ async function mergeSmall(m: MemoryLayout, state: LogState, manifest: Manifest):
   }
   if (manifest.segments.length - first < 2) return 0
   const merged = manifest.segments.slice(first)
-  const pieces: SegmentEntry[] = []
-  const bounded: LogState = { ...state, segment: merged[merged.length - 1]!.to.segment, committed: merged[merged.length - 1]!.to.offset }
-  await buildRange(m, bounded, merged[0]!.from, async (entry) => {
-    pieces.push(entry)
-  })
-  await saveManifest(m, { version: 1, segments: [...manifest.segments.slice(0, first), ...pieces], upTo: manifest.upTo })
+  const segs = merged.map((s) => openWhole(join(m.index, s.file)))
+  let data: Buffer
+  try {
+    data = mergeSegments(segs)
+  } finally {
+    for (const s of segs) s.close()
+  }
+  const entry: SegmentEntry = { file: newFile(), docs, from: merged[0]!.from, to: merged[merged.length - 1]!.to }
+  await writeSegment(join(m.index, entry.file), data)
+  await saveManifest(m, { version: manifest.version, segments: [...manifest.segments.slice(0, first), entry], upTo: manifest.upTo })
   return merged.length
 }
 
@@ -123,30 +156,17 @@ async function removeStray(m: MemoryLayout, manifest: Manifest): Promise<void> {
   }
 }
 
-export interface OpenIndex {
-  manifest: Manifest
-  segments: Segment[]
-}
-
-/** The index as the manifest lists it; a segment merged away meanwhile makes it read the manifest again. */
-export async function openIndex(m: MemoryLayout): Promise<OpenIndex> {
-  for (let attempt = 0; ; attempt++) {
-    const manifest = await readManifest(m)
-    try {
-      return { manifest, segments: manifest.segments.map((s) => openSegment(join(m.index, s.file))) }
-    } catch (e) {
-      if (attempt >= 2) throw e
-    }
-  }
-}
-
 /**
  * Builds again from the log the segments that hold any of `at` (events `forget` blanked in the log), without
  * them; a segment left with no event goes. Call under the memory lock. Returns how many were built again.
  */
 export async function rebuildCovering(m: MemoryLayout, at: LogPosition[]): Promise<number> {
   const state = await readLogState(m)
-  const manifest = await readManifest(m)
+  let manifest = await readManifest(m)
+  if (manifest.version === 1) {
+    await convertAll(m, manifest) // segments of the first format are rebuilt in the second one first
+    manifest = await readManifest(m)
+  }
   const holds = (s: SegmentEntry): boolean => at.some((p) => comparePosition(p, s.from) >= 0 && comparePosition(p, s.to) < 0)
   const segments: SegmentEntry[] = []
   let rebuilt = 0

@@ -16,7 +16,6 @@
  * Readers read only up to the committed length and skip a line that does not parse, or that `forget` blanked.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
 import { open, readRegularFile, statOrNone } from '../shared/fsp.js'
 import { ensureDir, writeJson } from '../store/files.js'
 import { withLock, type LockOptions } from '../store/lock.js'
@@ -24,6 +23,7 @@ import type { TranscriptCursor } from '../transcript/read.js'
 import type { HostId } from '../hosts/host.js'
 import type { EventCarry, SearchEvent } from './events.js'
 import { mergeSeen, readCheckpointFile, seenOf, writeCheckpointFile } from './checkpoints.js'
+import { type MemoryLayout, memoryLayout, segmentPath } from './paths.js'
 
 export interface Checkpoint extends TranscriptCursor {
   host: HostId
@@ -53,35 +53,10 @@ export interface LogState {
   legacy?: Record<string, Checkpoint>
 }
 
-export interface MemoryLayout {
-  dir: string
-  state: string
-  events: string
-  index: string
-  lock: string
-  sources: string
-  seen: string
-  pending: string
-}
-
-export function memoryLayout(bookmarkHome: string): MemoryLayout {
-  const dir = join(bookmarkHome, 'memory')
-  return {
-    dir,
-    state: join(dir, 'log.json'),
-    events: join(dir, 'events'),
-    index: join(dir, 'index'),
-    lock: join(dir, 'memory.lock'),
-    sources: join(dir, 'sources'),
-    seen: join(dir, 'seen.json'),
-    pending: join(dir, 'pending'),
-  }
-}
+export { type MemoryLayout, memoryLayout, segmentPath } from './paths.js'
 
 /** A segment is closed once it holds this much; the next append starts a new one. */
 export const SEGMENT_BYTES = 64 * 1024 * 1024
-
-export const segmentPath = (m: MemoryLayout, n: number): string => join(m.events, `${String(n).padStart(6, '0')}.jsonl`)
 
 /** The memory store, made when missing. Its log.json is what tells a capture that the store exists (save.ts). */
 export async function ensureMemory(bookmarkHome: string): Promise<MemoryLayout> {

@@ -1,19 +1,26 @@
 /**
  * Ranking over the open index: BM25 over words plus BM25 over exact tokens (paths, identifiers), summed, times a
- * bounded recency boost `1 + 0.25 * exp(-age / 14 days)`. Filters (project, kind, time) are applied while
- * scoring, before the top-k cut. `recent` lists the newest events that hold every word instead.
+ * bounded recency boost `1 + 0.25 * exp(-age / 14 days)`. Filters (project, kind, time) are applied before the
+ * top-k cut. `recent` lists the newest events that hold every word instead.
  * Measured choices: ../shared/docs/search-notes.md (rank fusion and decay both lost known items).
+ *
+ * A search runs in a fresh process, where a loop runs interpreted before it is compiled: the scoring decodes each
+ * posting list inline into one array of sums per segment (no call, no object per posting), filters only the
+ * documents it touched, and keeps the best in a small heap (top.ts); objects are made for the hits alone.
  */
-import { EVENT_KINDS, type EventKind, type SearchEvent } from './events.js'
-import type { OpenIndex } from './indexer.js'
-import { type MemoryLayout, readEventAt } from './log.js'
-import { findTerm, HOST_NAMES } from './segment.js'
+import type { SearchEvent } from './events.js'
+import type { OpenIndex } from './index-read.js'
+import { EVENT_KINDS, type EventKind } from './kinds.js'
+import type { MemoryLayout } from './paths.js'
+import { type ProjectWant, projectMatches } from './projects.js'
+import { EventReader } from './reader.js'
+import { type Segment, findTerm, hostName, placeOf } from './segment.js'
 import { queryTerms, termHash } from './tokens.js'
+import { TopK } from './top.js'
 
 export interface SearchQuery {
   query: string
-  /** A project: its folder name, or a path (absolute) whose folder and subfolders match. */
-  project?: { name?: string; path?: string }
+  project?: ProjectWant
   kinds?: EventKind[]
   /** Epoch ms bounds: since inclusive, before exclusive. */
   since?: number
@@ -47,44 +54,137 @@ const DAY = 86_400_000
 export const BOOST = 0.25
 export const BOOST_DAYS = 14
 
-/** A project's folder name, whichever separator its path uses (a Windows session's `D:\\repo`). */
-export function projectName(project: string): string {
-  const parts = project.split(/[\\/]/).filter((x) => x !== '')
-  return parts[parts.length - 1] ?? ''
+/** Which of a segment's projects pass the filter (by project number). */
+function projectsOk(seg: Segment, want: ProjectWant | undefined): Uint8Array {
+  const ok = new Uint8Array(seg.header.projects.length + 1)
+  seg.header.projects.forEach((p, i) => (ok[i] = want === undefined || projectMatches(p, want) ? 1 : 0))
+  return ok
+}
+
+function kindMaskOf(kinds: readonly EventKind[] | undefined): Uint8Array {
+  const mask = new Uint8Array(16).fill(kinds ? 0 : 1)
+  for (const k of kinds ?? []) mask[EVENT_KINDS.indexOf(k)] = 1
+  return mask
+}
+
+interface Term {
+  weight: number
+  df: number
+  counts: boolean
+  lists: ({ df: number; bytes: Uint8Array } | undefined)[]
 }
 
 /**
- * The repository a worktree belongs to, by its folder name: `/src/cli/.worktrees/ent-95` and
- * `D:\\oh-my-posh\\.claude\\worktrees\\x` are worktrees of `cli` and `oh-my-posh`. The project's own name otherwise.
+ * Adds `t`'s BM25 part to `acc` for every document of its list in `seg` (codec.ts: a varint of
+ * `(gap - 1) * 2 + (tf > 1)`, then `tf - 2` when that bit is set); a document met the first time goes on `touched`.
+ * Returns the new count of touched documents.
  */
-export function repoName(project: string): string {
-  const parts = project.split(/[\\/]/).filter((x) => x !== '')
-  const at = parts.findIndex((p, i) => p === '.worktrees' || (p === 'worktrees' && parts[i - 1] === '.claude'))
-  if (at > 0) return parts[parts[at - 1] === '.claude' ? at - 2 : at - 1] ?? ''
-  return parts[parts.length - 1] ?? ''
-}
-
-/** A project wanted by path (that folder and its subfolders) or by name (its folder name or its repository's). */
-export function projectMatches(project: string, want: { name?: string; path?: string }): boolean {
-  if (want.path !== undefined && (project === want.path || project.startsWith(`${want.path.replace(/\/+$/, '')}/`))) return true
-  if (want.name !== undefined) {
-    const name = want.name.toLowerCase()
-    if (projectName(project).toLowerCase() === name || repoName(project).toLowerCase() === name) return true
+function addPostings(
+  list: { df: number; bytes: Uint8Array },
+  weight: number,
+  lengths: Uint16Array,
+  norm0: number,
+  normPer: number,
+  acc: Float64Array,
+  touched: Int32Array,
+  nt: number,
+  matched: Uint8Array | undefined,
+): number {
+  const b = list.bytes
+  const df = list.df
+  let at = 0
+  let d = -1
+  for (let i = 0; i < df; i++) {
+    let x = b[at++]!
+    let v = x & 0x7f
+    for (let shift = 128; x > 0x7f; shift *= 128) {
+      x = b[at++]!
+      v += (x & 0x7f) * shift
+    }
+    d += 1 + Math.floor(v / 2)
+    let tf = 1
+    if (v % 2 === 1) {
+      x = b[at++]!
+      let t = x & 0x7f
+      for (let shift = 128; x > 0x7f; shift *= 128) {
+        x = b[at++]!
+        t += (x & 0x7f) * shift
+      }
+      tf = t + 2
+    }
+    if (acc[d] === 0) touched[nt++] = d
+    acc[d]! += (weight * tf) / (tf + norm0 + normPer * lengths[d]!)
+    if (matched !== undefined) matched[d]!++
   }
-  return false
+  if (at !== b.length) throw new Error('a damaged posting list')
+  return nt
 }
 
-interface Candidate {
-  seg: number
-  doc: number
-  score: number
-  ts: number
+/** A search's filters, and the heap's floor and the count of candidates as the segments are gone through. */
+interface Filters {
+  kindMask: Uint8Array
+  since: number
+  before: number
+  now: number
+  /** `recent`: how many of the counted terms an event must hold. */
+  need: number
+  floor: number
+  total: number
 }
 
-/** The ranked hits of `q` (already deduplicated by event id). */
+/** Offers the touched documents of a segment that pass the filters, by relevance with the recency boost. */
+function collectRelevant(seg: Segment, si: number, touched: Int32Array, nt: number, acc: Float64Array, okProject: Uint8Array, f: Filters, top: TopK): void {
+  const { kinds, projects, ts } = seg
+  const { kindMask, since, before, now } = f
+  let floor = f.floor
+  let total = 0
+  for (let j = 0; j < nt; j++) {
+    const d = touched[j]!
+    if (kindMask[kinds[d]! & 0x0f] !== 1 || okProject[projects[d]!] !== 1) continue
+    const t = ts[d]!
+    if (t < since || t >= before) continue
+    total++
+    const s = acc[d]!
+    if (s * (1 + BOOST) < floor) continue // not kept whatever its age
+    const age = t > 0 ? Math.max(0, now - t) : Infinity
+    const boosted = s * (1 + BOOST * Math.exp(-age / (BOOST_DAYS * DAY)))
+    if (boosted >= floor) floor = top.offer(boosted, t, si, d)
+  }
+  f.floor = floor
+  f.total += total
+}
+
+/** Offers the touched documents of a segment that pass the filters and hold every counted term, newest first. */
+function collectRecent(
+  seg: Segment,
+  si: number,
+  touched: Int32Array,
+  nt: number,
+  acc: Float64Array,
+  matched: Uint8Array,
+  okProject: Uint8Array,
+  f: Filters,
+  top: TopK,
+): void {
+  const { kinds, projects, ts } = seg
+  const { kindMask, since, before, need } = f
+  let floor = f.floor
+  let total = 0
+  for (let j = 0; j < nt; j++) {
+    const d = touched[j]!
+    if (matched[d]! < need || kindMask[kinds[d]! & 0x0f] !== 1 || okProject[projects[d]!] !== 1) continue
+    const t = ts[d]!
+    if (t < since || t >= before) continue
+    total++
+    if (t >= floor) floor = top.offer(acc[d]!, t, si, d)
+  }
+  f.floor = floor
+  f.total += total
+}
+
+/** The ranked hits of `q` (deduplicated by event id). */
 export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery): Promise<Hit[]> {
   const { words, exact } = queryTerms(q.query)
-  const terms = [...words.map((w) => ({ hash: termHash(w, false), word: true })), ...exact.map((t) => ({ hash: termHash(t, true), word: false }))]
   const segs = index.segments
   let docs = 0
   let sumLength = 0
@@ -92,75 +192,80 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
     docs += s.header.docs
     sumLength += s.header.sumLength
   }
-  if (docs === 0 || terms.length === 0) return []
+  const wanted = [...words.map((w) => ({ hash: termHash(w, false), word: true })), ...exact.map((t) => ({ hash: termHash(t, true), word: false }))]
+  if (docs === 0 || wanted.length === 0) return []
   const avgdl = sumLength / docs
-  const ranges = terms.map((t) => segs.map((s) => findTerm(s, t.hash)))
-  const idf = ranges.map((rs) => {
-    const df = rs.reduce((n, r) => n + (r ? r.end - r.start : 0), 0)
-    return Math.log(1 + (docs - df + 0.5) / (df + 0.5))
+  const terms: Term[] = wanted.map((t) => {
+    const lists = segs.map((s) => findTerm(s, t.hash))
+    const df = lists.reduce((n, l) => n + (l ? l.df : 0), 0)
+    const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5))
+    // `recent` counts the words (or, for a query of exact tokens only, those) an event holds
+    return { weight: idf * (K1 + 1), counts: t.word === words.length > 0, lists, df }
   })
-  const kindMask = new Uint8Array(EVENT_KINDS.length).fill(q.kinds ? 0 : 1)
-  for (const k of q.kinds ?? []) kindMask[EVENT_KINDS.indexOf(k)] = 1
+  // The rarest term first: the documents touched first are the likely best, so the heap's floor rises early and
+  // most of the rest are passed over without a call.
+  terms.sort((a, b) => a.df - b.df)
   const need = words.length > 0 ? words.length : exact.length
-
-  const candidates: Candidate[] = []
-  segs.forEach((seg, si) => {
-    const projectOk = seg.header.projects.map((p) => (q.project ? projectMatches(p, q.project) : true))
-    const n = seg.header.docs
-    const scores = new Float64Array(n)
-    const matched = new Uint8Array(n)
-    const seen = new Uint8Array(n)
-    const touched: number[] = []
-    const allowed = (d: number): boolean => {
-      if (kindMask[seg.kinds[d]!] !== 1 || projectOk[seg.projects[d]!] === false) return false
-      const ts = seg.ts[d]!
-      if (q.since !== undefined && ts < q.since) return false
-      if (q.before !== undefined && ts >= q.before) return false
-      return true
-    }
-    terms.forEach((t, ti) => {
-      const r = ranges[ti]![si]
-      if (!r) return
-      for (let p = r.start; p < r.end; p++) {
-        const d = seg.docIds[p]!
-        if (seen[d] === 2) continue
-        if (seen[d] === 0) {
-          if (!allowed(d)) {
-            seen[d] = 2
-            continue
-          }
-          seen[d] = 1
-          touched.push(d)
-        }
-        const tf = seg.tfs[p]!
-        scores[d]! += (idf[ti]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * seg.lengths[d]!) / avgdl))
-        if (t.word === words.length > 0) matched[d]!++
-      }
-    })
-    for (const d of touched) {
-      const ts = seg.ts[d]!
-      if (q.recent) {
-        if (matched[d]! >= need) candidates.push({ seg: si, doc: d, score: scores[d]!, ts })
-      } else {
-        const age = ts > 0 ? Math.max(0, q.now - ts) : Infinity
-        candidates.push({ seg: si, doc: d, score: scores[d]! * (1 + BOOST * Math.exp(-age / (BOOST_DAYS * DAY))), ts })
-      }
-    }
-  })
-  candidates.sort(q.recent ? (a, b) => b.ts - a.ts || b.score - a.score : (a, b) => b.score - a.score || b.ts - a.ts)
-
-  const hits: Hit[] = []
-  const ids = new Set<string>()
+  const kindMask = kindMaskOf(q.kinds)
   const needles = [...exact, ...words]
-  for (const c of candidates) {
-    if (hits.length >= q.limit) break
-    const seg = segs[c.seg]!
-    const event = await readEventAt(m, seg.logSegment[c.doc]!, seg.logOffset[c.doc]!, seg.logLength[c.doc]!)
-    if (!event || ids.has(event.id)) continue
-    ids.add(event.id)
-    hits.push(toHit(event, hits.length + 1, Math.round(c.score * 1000) / 1000, needles, HOST_NAMES[seg.hosts[c.doc]!] ?? event.host))
+  const filters: Filters = { kindMask, since: q.since ?? -Infinity, before: q.before ?? Infinity, now: q.now, need, floor: -Infinity, total: 0 }
+  const norm0 = K1 * (1 - B)
+  const normPer = (K1 * B) / avgdl
+  const run = (k: number): { top: TopK; total: number } => {
+    const top = new TopK(k, q.recent === true)
+    filters.floor = -Infinity
+    filters.total = 0
+    segs.forEach((seg, si) => {
+      if (!terms.some((t) => t.lists[si] !== undefined)) return
+      const n = seg.header.docs
+      const acc = new Float64Array(n)
+      const touched = new Int32Array(n)
+      const matched = q.recent ? new Uint8Array(n) : undefined
+      let nt = 0
+      for (const t of terms) {
+        const list = t.lists[si]
+        if (list) nt = addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined)
+      }
+      const okProject = projectsOk(seg, q.project)
+      if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
+      else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
+    })
+    return { top, total: filters.total }
   }
-  return hits
+  return hitsOf(m, segs, run, q.limit, (e, rank, score, host) => toHit(e, rank, Math.round(score * 1000) / 1000, needles, host))
+}
+
+/**
+ * The events of the best candidates, read from the log, deduplicated by id, up to `limit`. The candidates come
+ * from `run(k)`, the best k of them; should duplicates use them up before `limit` hits, it runs again for all.
+ */
+function hitsOf(
+  m: MemoryLayout,
+  segs: Segment[],
+  run: (k: number) => { top: TopK; total: number },
+  limit: number,
+  make: (e: SearchEvent, rank: number, score: number, host: string) => Hit,
+): Hit[] {
+  const reader = new EventReader(m)
+  try {
+    for (let k = limit * 4 + 16; ;) {
+      const { top, total } = run(k)
+      const hits: Hit[] = []
+      const ids = new Set<string>()
+      for (const c of top.sorted()) {
+        if (hits.length >= limit) break
+        const seg = segs[c.seg]!
+        const event = reader.read(placeOf(seg, c.doc))
+        if (!event || ids.has(event.id)) continue
+        ids.add(event.id)
+        hits.push(make(event, hits.length + 1, c.score, hostName(seg.kinds[c.doc]!) ?? event.host))
+      }
+      if (hits.length >= limit || total <= k) return hits
+      k = total
+    }
+  } finally {
+    reader.close()
+  }
 }
 
 function toHit(e: SearchEvent, rank: number, score: number, needles: string[], host: string): Hit {
@@ -199,37 +304,61 @@ export function snippet(raw: string, needles: string[], width = 160): string {
 }
 
 export interface NewestQuery {
-  project?: { name?: string; path?: string }
-  kinds: EventKind[]
+  project?: ProjectWant
+  /** One list per group of kinds, each `limit` long. */
+  groups: { kinds: EventKind[]; limit: number }[]
   since?: number
   before?: number
-  limit: number
 }
 
-/** The newest events of the given kinds (no words): orientation on a project. Scans the per-document columns only. */
-export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery): Promise<Hit[]> {
-  const kindMask = new Uint8Array(EVENT_KINDS.length)
-  for (const k of q.kinds) kindMask[EVENT_KINDS.indexOf(k)] = 1
-  const candidates: Candidate[] = []
-  index.segments.forEach((seg, si) => {
-    const projectOk = seg.header.projects.map((p) => (q.project ? projectMatches(p, q.project) : true))
-    for (let d = 0; d < seg.header.docs; d++) {
-      if (kindMask[seg.kinds[d]!] !== 1 || !projectOk[seg.projects[d]!]) continue
-      const ts = seg.ts[d]!
-      if ((q.since !== undefined && ts < q.since) || (q.before !== undefined && ts >= q.before)) continue
-      candidates.push({ seg: si, doc: d, score: 0, ts })
-    }
+/**
+ * The newest events of each group of kinds (no words): orientation on a project. One pass over the per-document
+ * columns of each segment that holds the project fills every group's heap.
+ */
+export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery): Promise<Hit[][]> {
+  const groupOf = new Int8Array(16).fill(-1)
+  q.groups.forEach((g, i) => {
+    for (const k of g.kinds) groupOf[EVENT_KINDS.indexOf(k)] = i
   })
-  candidates.sort((a, b) => b.ts - a.ts || b.seg - a.seg || b.doc - a.doc)
-  const hits: Hit[] = []
-  const ids = new Set<string>()
-  for (const c of candidates) {
-    if (hits.length >= q.limit) break
-    const seg = index.segments[c.seg]!
-    const event = await readEventAt(m, seg.logSegment[c.doc]!, seg.logOffset[c.doc]!, seg.logLength[c.doc]!)
-    if (!event || ids.has(event.id)) continue
-    ids.add(event.id)
-    hits.push(toHit(event, hits.length + 1, 0, [], HOST_NAMES[seg.hosts[c.doc]!] ?? event.host))
+  /** The best `ks[i]` of group i (undefined: a group left out of this pass). */
+  const pass = (ks: (number | undefined)[]): { top: TopK; total: number }[] => {
+    const tops = ks.map((k) => new TopK(k ?? 0, true))
+    const totals = ks.map(() => 0)
+    const floors = ks.map(() => -Infinity)
+    index.segments.forEach((seg, si) => {
+      const ok = projectsOk(seg, q.project)
+      if (!ok.includes(1)) return
+      const { kinds, projects, ts } = seg
+      // Only the stretch of documents that holds the wanted projects (a session's events are logged together).
+      const spans = seg.header.spans
+      let lo = spans ? seg.header.docs : 0
+      let hi = spans ? -1 : seg.header.docs - 1
+      if (spans) {
+        ok.forEach((yes, p) => {
+          if (yes !== 1 || p * 2 >= spans.length) return
+          lo = Math.min(lo, spans[p * 2]!)
+          hi = Math.max(hi, spans[p * 2 + 1]!)
+        })
+      }
+      for (let d = lo; d <= hi; d++) {
+        const g = groupOf[kinds[d]! & 0x0f]!
+        if (g < 0 || ks[g] === undefined || ok[projects[d]!] !== 1) continue
+        const t = ts[d]!
+        if ((q.since !== undefined && t < q.since) || (q.before !== undefined && t >= q.before)) continue
+        totals[g]!++
+        if (t >= floors[g]!) floors[g] = tops[g]!.offer(0, t, si, d)
+      }
+    })
+    return tops.map((top, i) => ({ top, total: totals[i]! }))
   }
-  return hits
+  const first = pass(q.groups.map((g) => g.limit * 4 + 16))
+  return q.groups.map((g, i) =>
+    hitsOf(
+      m,
+      index.segments,
+      (k) => (k <= first[i]!.top.k ? first[i]! : pass(q.groups.map((_, j) => (j === i ? k : undefined)))[i]!),
+      g.limit,
+      (e, rank, _s, host) => toHit(e, rank, 0, [], host),
+    ),
+  )
 }

@@ -1,167 +1,375 @@
 /**
- * One piece of the inverted index, as one immutable binary file: the terms (53-bit hashes, sorted), each term's
- * postings (document numbers and term counts), and per document what ranking and filters need without reading
- * the log (time, kind, project, host, length) and where its event is in the log. Opened with one read and
- * typed-array views over it: no parse of an index before the first query.
+ * One piece of the inverted index, as one immutable binary file (format 2, "BMS2"):
+ *
+ *   magic, header length, header (JSON: counts, projects, the log range, where each section starts)
+ *   per document: time (float64 ms), offset of its event in the log (uint32, float64 past 4 GB),
+ *     BM25 length (uint16), project (uint16), kind and host (uint8: kind | host << 4)
+ *   term blocks: the first hash of every BLOCK terms (float64) and where the block starts in the dictionary
+ *     and in the postings (uint32 pairs)
+ *   dictionary: per term, varints of its hash's distance from the previous one (53-bit hashes, sorted; 0 for
+ *     a block's first), its document count and the byte length of its postings
+ *   postings: per term, codec.ts's gap-and-count varints
+ *
+ * Opening reads the header, the per-document columns and the block table (one read); a query term then costs
+ * a binary search in the block table, one read of a dictionary block and one of its postings. Nothing is
+ * parsed before the first query, and no byte of a posting list the query does not ask for is read.
+ * An event's length in the log is not stored: it ends where the next document's event starts (or at its
+ * run's end), and a reader cuts at the first newline (a torn line skipped between them holds no event).
+ * Format 1 files (one flat uint32/uint16 posting array, written before) are converted: segment-legacy.ts.
  */
-import { readFileSync } from 'node:fs'
-import { atomicWrite } from '../store/atomic.js'
-import { EVENT_KINDS, type EventKind } from './events.js'
-import type { LogPosition, LoggedEvent } from './log.js'
-import { termsOf } from './tokens.js'
+import { closeSync, openSync, readSync } from 'node:fs'
+import { ByteReader, ByteWriter, encodePostings } from './codec.js'
+import { EVENT_KINDS, type EventKind } from './kinds.js'
+import type { LogPosition } from './log.js'
 
-const MAGIC = 0x31534d42 // "BMS1"
+export const MAGIC = 0x32534d42 // "BMS2"
+export const MAGIC_V1 = 0x31534d42 // "BMS1"
+/** Terms per dictionary block: a lookup decodes at most this many entries. */
+const BLOCK = 64
+/** What the first read of a segment asks for: its header and usually all it needs before the dictionary. */
+const FIRST_READ = 64 * 1024
 // Appended only: a segment stores a host as its index here.
-const HOSTS = ['claude', 'codex', 'gemini'] as const
+export const HOST_NAMES = ['claude', 'codex', 'gemini'] as const
+
+/** A run of documents whose events are in one log segment: from doc `first` on; the run's last event ends at `end`. */
+export interface Run {
+  segment: number
+  first: number
+  end: number
+}
+
+interface Layout {
+  ts: number
+  offsets: number
+  lengths: number
+  projects: number
+  kinds: number
+  skip: number
+  skipAt: number
+  dict: number
+  /** The dictionary's bytes (the section is padded). */
+  dictLength: number
+  postings: number
+  size: number
+  /** 4, or 8 when an offset does not fit 32 bits. */
+  offsetWidth: 4 | 8
+}
 
 export interface SegmentHeader {
+  version: 2
   docs: number
   terms: number
+  /** Postings in all lists. */
   postings: number
+  blocks: number
   sumLength: number
   projects: string[]
+  /** Per project (by number), the first and last document of it: orientation scans only that stretch. */
+  spans?: number[]
   from: LogPosition
   to: LogPosition
+  runs: Run[]
+  layout: Layout
 }
 
 export interface Segment {
   header: SegmentHeader
-  terms: Float64Array
-  starts: Uint32Array
-  docIds: Uint32Array
-  tfs: Uint16Array
   ts: Float64Array
-  logSegment: Uint32Array
-  logOffset: Float64Array
-  logLength: Uint32Array
+  offsets: Uint32Array | Float64Array
   lengths: Uint16Array
-  kinds: Uint8Array
   projects: Uint16Array
-  hosts: Uint8Array
+  /** Kind (low 4 bits, EVENT_KINDS) and host (high bits, HOST_NAMES). */
+  kinds: Uint8Array
+  skip: Float64Array
+  skipAt: Uint32Array
+  /** `length` bytes of the file from `at`. */
+  read(at: number, length: number): Uint8Array
+  close(): void
+}
+
+/** What a segment is made of before encoding: the per-document columns and the sorted terms with their postings. */
+export interface SegmentParts {
+  from: LogPosition
+  to: LogPosition
+  projects: string[]
+  runs: Run[]
+  ts: Float64Array
+  offsets: ArrayLike<number>
+  lengths: Uint16Array
+  projectIds: Uint16Array
+  kinds: Uint8Array
+  /** Sorted term hashes; term t's postings are docs/tfs[starts[t] .. starts[t + 1]). */
+  hashes: Float64Array
+  starts: Uint32Array
+  docs: Uint32Array
+  tfs: Uint16Array
 }
 
 const align8 = (n: number): number => (n + 7) & ~7
 
-/** The index piece of `events`, which the log holds between `from` and `to`. */
-export function buildSegment(events: LoggedEvent[], from: LogPosition, to: LogPosition): Buffer {
-  const n = events.length
-  const postings = new Map<number, number[]>()
-  const projectIds = new Map<string, number>()
-  const ts = new Float64Array(n)
-  const logSegment = new Uint32Array(n)
-  const logOffset = new Float64Array(n)
-  const logLength = new Uint32Array(n)
-  const lengths = new Uint16Array(n)
-  const kinds = new Uint8Array(n)
-  const projects = new Uint16Array(n)
-  const hosts = new Uint8Array(n)
+export const kindCode = (kind: string, host: string): number =>
+  Math.max(0, EVENT_KINDS.indexOf(kind as EventKind)) | (Math.max(0, (HOST_NAMES as readonly string[]).indexOf(host)) << 4)
+export const kindOf = (code: number): EventKind => EVENT_KINDS[code & 0x0f] ?? 'tool'
+export const hostName = (code: number): string | undefined => HOST_NAMES[code >> 4]
+
+/** The segment file of `parts`. */
+export function encodeSegment(parts: SegmentParts): Buffer {
+  const docs = parts.ts.length
+  const terms = parts.hashes.length
+  const blocks = Math.ceil(terms / BLOCK)
+  const dict = new ByteWriter(terms * 8)
+  const postings = new ByteWriter(parts.docs.length * 2)
+  const skip = new Float64Array(blocks)
+  const skipAt = new Uint32Array(blocks * 2)
+  let prev = 0
+  for (let t = 0; t < terms; t++) {
+    const h = parts.hashes[t]!
+    if (t % BLOCK === 0) {
+      const b = t / BLOCK
+      skip[b] = h
+      skipAt[b * 2] = dict.length
+      skipAt[b * 2 + 1] = postings.length
+      prev = h
+    } else if (h <= prev) throw new Error('segment terms out of order')
+    const start = postings.length
+    encodePostings(postings, parts.docs, parts.tfs, parts.starts[t]!, parts.starts[t + 1]!)
+    dict.varint(h - prev)
+    dict.varint(parts.starts[t + 1]! - parts.starts[t]!)
+    dict.varint(postings.length - start)
+    prev = h
+  }
   let sumLength = 0
-  let total = 0
-  for (let d = 0; d < n; d++) {
-    const { event, segment, offset, length } = events[d]!
-    const { tf, length: dl } = termsOf(event.text, event.paths ?? [])
-    for (const [h, c] of tf) {
-      let list = postings.get(h)
-      if (list === undefined) postings.set(h, (list = []))
-      list.push(d, Math.min(c, 0xffff))
-      total++
-    }
-    const t = event.ts !== undefined ? Date.parse(event.ts) : NaN
-    ts[d] = Number.isFinite(t) ? t : 0
-    logSegment[d] = segment
-    logOffset[d] = offset
-    logLength[d] = length
-    lengths[d] = Math.min(dl, 0xffff)
-    sumLength += lengths[d]!
-    kinds[d] = Math.max(0, EVENT_KINDS.indexOf(event.kind as EventKind))
-    let p = projectIds.get(event.project)
-    if (p === undefined) {
-      p = projectIds.size
-      if (p > 0xffff) p = 0xffff
-      else projectIds.set(event.project, p)
-    }
-    projects[d] = p
-    hosts[d] = Math.max(0, HOSTS.indexOf(event.host))
+  for (let d = 0; d < docs; d++) sumLength += parts.lengths[d]!
+  const spans: number[] = parts.projects.flatMap(() => [docs, -1])
+  for (let d = 0; d < docs; d++) {
+    const p = parts.projectIds[d]!
+    if (p * 2 >= spans.length) continue
+    if (spans[p * 2]! > d) spans[p * 2] = d
+    spans[p * 2 + 1] = d
   }
-  const hashes = Float64Array.from(postings.keys()).sort()
-  const starts = new Uint32Array(hashes.length + 1)
-  const docIds = new Uint32Array(total)
-  const tfs = new Uint16Array(total)
-  let at = 0
-  for (let i = 0; i < hashes.length; i++) {
-    starts[i] = at
-    const list = postings.get(hashes[i]!)!
-    for (let j = 0; j < list.length; j += 2) {
-      docIds[at] = list[j]!
-      tfs[at] = list[j + 1]!
-      at++
-    }
+  let maxOffset = 0
+  for (let d = 0; d < docs; d++) maxOffset = Math.max(maxOffset, parts.offsets[d]!)
+  const offsetWidth: 4 | 8 = maxOffset > 0xffffffff ? 8 : 4
+  const offsets = offsetWidth === 8 ? Float64Array.from(parts.offsets) : Uint32Array.from(parts.offsets)
+  const sections: ArrayBufferView[] = [parts.ts, offsets, parts.lengths, parts.projectIds, parts.kinds, skip, skipAt, dict.view(), postings.view()]
+  const header: SegmentHeader = {
+    version: 2,
+    docs,
+    terms,
+    postings: parts.docs.length,
+    blocks,
+    sumLength,
+    projects: parts.projects,
+    spans,
+    from: parts.from,
+    to: parts.to,
+    runs: parts.runs,
+    layout: { ts: 0, offsets: 0, lengths: 0, projects: 0, kinds: 0, skip: 0, skipAt: 0, dict: 0, dictLength: dict.length, postings: 0, size: 0, offsetWidth },
   }
-  starts[hashes.length] = at
-  const header: SegmentHeader = { docs: n, terms: hashes.length, postings: total, sumLength, projects: [...projectIds.keys()], from, to }
-  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8')
-  const parts: ArrayBufferView[] = [hashes, starts, docIds, tfs, ts, logSegment, logOffset, logLength, lengths, kinds, projects, hosts]
-  const size = align8(8 + headerBytes.length) + parts.reduce((s, p) => s + align8(p.byteLength), 0)
-  const out = Buffer.alloc(size)
+  // The header holds the layout, whose numbers depend on the header's length: lay out until it holds still
+  // (lengths only grow from pass to pass, by a digit at most, so this ends in two or three passes).
+  let headerBytes = Buffer.alloc(0)
+  for (let pass = 0; ; pass++) {
+    if (pass > 16) throw new Error('segment header does not settle')
+    let at = align8(8 + headerBytes.length)
+    const places = sections.map((s) => {
+      const p = at
+      at += align8(s.byteLength)
+      return p
+    })
+    const [ts, offs, lengths, projects, kinds, sk, skAt, di, po] = places as [number, number, number, number, number, number, number, number, number]
+    header.layout = {
+      ts,
+      offsets: offs,
+      lengths,
+      projects,
+      kinds,
+      skip: sk,
+      skipAt: skAt,
+      dict: di,
+      dictLength: dict.length,
+      postings: po,
+      size: at,
+      offsetWidth,
+    }
+    const next = Buffer.from(JSON.stringify(header), 'utf8')
+    const settled = next.length === headerBytes.length
+    headerBytes = next
+    if (settled) break
+  }
+  const out = Buffer.alloc(header.layout.size)
   out.writeUInt32LE(MAGIC, 0)
   out.writeUInt32LE(headerBytes.length, 4)
   headerBytes.copy(out, 8)
-  let pos = align8(8 + headerBytes.length)
-  for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), pos)
-    pos += align8(p.byteLength)
-  }
+  const places = [header.layout.ts, header.layout.offsets, header.layout.lengths, header.layout.projects, header.layout.kinds]
+  places.push(header.layout.skip, header.layout.skipAt, header.layout.dict, header.layout.postings)
+  sections.forEach((s, i) => out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), places[i]!))
   return out
 }
 
-export async function writeSegment(path: string, data: Buffer): Promise<void> {
-  await atomicWrite(path, data, { mode: 0o600, durable: false })
+class SegmentFormatError extends Error {}
+
+/** Thrown by openSegment for a format 1 file, with its bytes (segment-legacy.ts converts them). */
+export class LegacySegment extends Error {
+  constructor(readonly file: Buffer) {
+    super('a format 1 index segment')
+  }
 }
 
-/** Opens a segment file; throws when it is not one. */
-export function openSegment(path: string): Segment {
-  let buf = readFileSync(path)
-  if (buf.byteOffset % 8 !== 0) buf = Buffer.from(buf) // typed-array views need aligned offsets
-  if (buf.length < 8 || buf.readUInt32LE(0) !== MAGIC) throw new Error(`${path} is not an index segment`)
-  const headerLength = buf.readUInt32LE(4)
-  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLength)) as SegmentHeader
-  let pos = buf.byteOffset + align8(8 + headerLength)
-  const take = <T>(make: (b: ArrayBuffer, o: number, n: number) => T, count: number, width: number): T => {
-    if (pos - buf.byteOffset + count * width > buf.length) throw new Error(`${path} is cut short`)
-    const v = make(buf.buffer as ArrayBuffer, pos, count)
-    pos += align8(count * width)
-    return v
+/** Typed-array views of a segment's columns and block table in `head` (its bytes from 0 up to the dictionary). */
+function viewsOf(header: SegmentHeader, head: ArrayBuffer, path: string): Omit<Segment, 'header' | 'read' | 'close'> {
+  const L = header.layout
+  const { docs, blocks } = header
+  const view = <T>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): T => {
+    if (at % width !== 0 || at + count * width > head.byteLength) throw new SegmentFormatError(`${path}: a damaged index segment`)
+    return new make(head, at, count)
   }
-  const { docs, terms, postings } = header
+  return {
+    ts: view(Float64Array, L.ts, docs, 8),
+    offsets: L.offsetWidth === 8 ? view(Float64Array, L.offsets, docs, 8) : view(Uint32Array, L.offsets, docs, 4),
+    lengths: view(Uint16Array, L.lengths, docs, 2),
+    projects: view(Uint16Array, L.projects, docs, 2),
+    kinds: view(Uint8Array, L.kinds, docs, 1),
+    skip: view(Float64Array, L.skip, blocks, 8),
+    skipAt: view(Uint32Array, L.skipAt, blocks * 2, 4),
+  }
+}
+
+function parseHeader(first: Uint8Array, length: number, path: string): SegmentHeader {
+  const dv = new DataView(first.buffer, first.byteOffset, length)
+  const n = dv.getUint32(4, true)
+  if (8 + n > length) throw new SegmentFormatError(`${path}: the index segment's header is cut short`)
+  const header = JSON.parse(Buffer.from(first.buffer, first.byteOffset + 8, n).toString('utf8')) as SegmentHeader
+  if (header?.version !== 2 || !header.layout || !Array.isArray(header.runs)) throw new SegmentFormatError(`${path}: not an index segment`)
+  return header
+}
+
+/** A segment held whole in memory (a converted format 1 file, or one just built). */
+export function segmentFromBuffer(buf: Uint8Array, path = 'segment'): Segment {
+  const own = buf.byteOffset % 8 === 0 ? buf : Uint8Array.from(buf) // typed-array views need aligned offsets
+  if (own.length < 8 || new DataView(own.buffer, own.byteOffset).getUint32(0, true) !== MAGIC) throw new SegmentFormatError(`${path}: not an index segment`)
+  const header = parseHeader(own, own.length, path)
+  if (header.layout.size > own.length) throw new SegmentFormatError(`${path}: the index segment is cut short`)
+  const head = own.byteOffset === 0 && own.buffer.byteLength === own.length ? own.buffer : own.slice().buffer
   return {
     header,
-    terms: take((b, o, n) => new Float64Array(b, o, n), terms, 8),
-    starts: take((b, o, n) => new Uint32Array(b, o, n), terms + 1, 4),
-    docIds: take((b, o, n) => new Uint32Array(b, o, n), postings, 4),
-    tfs: take((b, o, n) => new Uint16Array(b, o, n), postings, 2),
-    ts: take((b, o, n) => new Float64Array(b, o, n), docs, 8),
-    logSegment: take((b, o, n) => new Uint32Array(b, o, n), docs, 4),
-    logOffset: take((b, o, n) => new Float64Array(b, o, n), docs, 8),
-    logLength: take((b, o, n) => new Uint32Array(b, o, n), docs, 4),
-    lengths: take((b, o, n) => new Uint16Array(b, o, n), docs, 2),
-    kinds: take((b, o, n) => new Uint8Array(b, o, n), docs, 1),
-    projects: take((b, o, n) => new Uint16Array(b, o, n), docs, 2),
-    hosts: take((b, o, n) => new Uint8Array(b, o, n), docs, 1),
+    ...viewsOf(header, head as ArrayBuffer, path),
+    read: (at, length) => own.subarray(at, at + length),
+    close: () => undefined,
   }
 }
 
-/** The postings range of a term hash in `seg`, or undefined. */
-export function findTerm(seg: Segment, hash: number): { start: number; end: number } | undefined {
+/** Opens a segment file for lazy reads (the file stays open until `close`); throws when it is not one (LegacySegment for format 1). */
+export function openSegment(path: string): Segment {
+  const fd = openSync(path, 'r')
+  let open = true
+  const pread = (at: number, length: number): Uint8Array => {
+    const out = new Uint8Array(length)
+    let got = 0
+    while (got < length) {
+      const n = readSync(fd, out, got, length - got, at + got)
+      if (n <= 0) throw new SegmentFormatError(`${path}: the index segment is cut short`)
+      got += n
+    }
+    return out
+  }
+  try {
+    const first = new Uint8Array(FIRST_READ)
+    const n = readSync(fd, first, 0, FIRST_READ, 0)
+    const magic = n >= 8 ? new DataView(first.buffer).getUint32(0, true) : 0
+    if (magic === MAGIC_V1) throw new LegacySegment(Buffer.concat([Buffer.from(first.subarray(0, n)), ...readRest(fd, n)]))
+    if (magic !== MAGIC) throw new SegmentFormatError(`${path} is not an index segment`)
+    const header = parseHeader(first, n, path)
+    const L = header.layout
+    const head = new ArrayBuffer(L.dict)
+    const bytes = new Uint8Array(head)
+    bytes.set(first.subarray(0, Math.min(n, L.dict)))
+    if (L.dict > n) bytes.set(pread(n, L.dict - n), n)
+    const seg: Segment = {
+      header,
+      ...viewsOf(header, head, path),
+      read: pread,
+      close: () => {
+        if (open) closeSync(fd)
+        open = false
+      },
+    }
+    return seg
+  } catch (e) {
+    if (open) closeSync(fd)
+    throw e
+  }
+}
+
+function readRest(fd: number, from: number): Buffer[] {
+  const parts: Buffer[] = []
+  for (let at = from; ;) {
+    const chunk = Buffer.allocUnsafe(1 << 20)
+    const n = readSync(fd, chunk, 0, chunk.length, at)
+    if (n <= 0) return parts
+    parts.push(chunk.subarray(0, n))
+    at += n
+  }
+}
+
+/** A term's postings in `seg`: its document count and the bytes of its list; undefined when the segment lacks it. */
+export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8Array } | undefined {
+  const { skip, skipAt } = seg
   let lo = 0
-  let hi = seg.terms.length - 1
+  let hi = skip.length - 1
+  let b = -1
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1
-    const v = seg.terms[mid]!
-    if (v === hash) return { start: seg.starts[mid]!, end: seg.starts[mid + 1]! }
-    if (v < hash) lo = mid + 1
-    else hi = mid - 1
+    if (skip[mid]! <= hash) {
+      b = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  if (b < 0) return undefined
+  const L = seg.header.layout
+  const start = skipAt[b * 2]!
+  const end = b + 1 < skip.length ? skipAt[b * 2 + 2]! : L.dictLength
+  const r = new ByteReader(seg.read(L.dict + start, end - start))
+  let h = skip[b]!
+  let at = skipAt[b * 2 + 1]!
+  while (r.at < r.end) {
+    h += r.varint()
+    const df = r.varint()
+    const length = r.varint()
+    if (h === hash) return { df, bytes: seg.read(L.postings + at, length) }
+    if (h > hash) return undefined
+    at += length
   }
   return undefined
 }
 
-export const HOST_NAMES = HOSTS
+/** Where document `d`'s event is in the log: its log segment, offset, and the most bytes it can take. */
+export function placeOf(seg: Segment, d: number): { segment: number; offset: number; length: number } {
+  const runs = seg.header.runs
+  let r = runs.length - 1
+  while (r > 0 && runs[r]!.first > d) r--
+  const run = runs[r]!
+  const offset = seg.offsets[d]!
+  const next = d + 1 < seg.header.docs && (r + 1 >= runs.length || runs[r + 1]!.first > d + 1) ? seg.offsets[d + 1]! : run.end
+  return { segment: run.segment, offset, length: Math.max(0, next - offset) }
+}
+
+/** Every term of `seg` with its postings, in hash order (merging and converting read a segment whole). */
+export function* allTerms(seg: Segment): Generator<{ hash: number; df: number; bytes: Uint8Array }> {
+  const L = seg.header.layout
+  const dict = seg.read(L.dict, L.dictLength)
+  const postings = seg.read(L.postings, L.size - L.postings)
+  for (let b = 0; b < seg.skip.length; b++) {
+    const end = b + 1 < seg.skip.length ? seg.skipAt[b * 2 + 2]! : dict.length
+    const r = new ByteReader(dict, seg.skipAt[b * 2]!, end)
+    let h = seg.skip[b]!
+    let at = seg.skipAt[b * 2 + 1]!
+    while (r.at < r.end) {
+      h += r.varint()
+      const df = r.varint()
+      const length = r.varint()
+      yield { hash: h, df, bytes: postings.subarray(at, at + length) }
+      at += length
+    }
+  }
+}

@@ -15,10 +15,16 @@ const CAMEL = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g
 /** Path and identifier characters: a run of them holding a separator or mixed case is an exact token. */
 const EXACT = /[\p{L}\p{N}_./\\@:+-]+/gu
 const SEPARATED = /[\p{L}\p{N}][._/\\:-][\p{L}\p{N}]|[a-z][A-Z]|_/u
+// The same three for ASCII text, where letters and digits are [A-Za-z0-9]: the tokens are the same, and a query
+// (most are ASCII) spares a fresh process compiling the Unicode classes.
+const WORD_ASCII = /[A-Za-z0-9]+/g
+const EXACT_ASCII = /[A-Za-z0-9_./\\@:+-]+/g
+const SEPARATED_ASCII = /[A-Za-z0-9][._/\\:-][A-Za-z0-9]|[a-z][A-Z]|_/
+const NOT_ASCII = /[^\x00-\x7f]/
 
 export function words(text: string): string[] {
   const out: string[] = []
-  for (const m of text.matchAll(WORD)) {
+  for (const m of text.matchAll(NOT_ASCII.test(text) ? WORD : WORD_ASCII)) {
     const raw = m[0]
     if (raw.length > 40) continue
     const w = raw.toLowerCase()
@@ -36,9 +42,11 @@ export function words(text: string): string[] {
 /** Exact tokens, lower-cased: the run as written and, for a path, its last part and last two parts. */
 export function exactTokens(text: string): string[] {
   const out: string[] = []
-  for (const m of text.matchAll(EXACT)) {
+  const ascii = !NOT_ASCII.test(text)
+  const separated = ascii ? SEPARATED_ASCII : SEPARATED
+  for (const m of text.matchAll(ascii ? EXACT_ASCII : EXACT)) {
     const token = m[0].replace(/^[.:@+\\/-]+|[.:@+\\/-]+$/g, '')
-    if (token.length < 3 || token.length > 200 || !SEPARATED.test(token)) continue
+    if (token.length < 3 || token.length > 200 || !separated.test(token)) continue
     const t = token.toLowerCase().replace(/\\/g, '/')
     out.push(t)
     const parts = t.split('/').filter((p) => p !== '')

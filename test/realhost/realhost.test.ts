@@ -442,6 +442,52 @@ describe.skipIf(!claude.available)('real host: Claude Code 2.1.332 runs our hook
     expect(fake.problems().filter((p) => p.seq > mark)).toEqual([])
   })
 
+  it("MCP: the model calls bookmark_search and gets a past session's request with its transcript line", async () => {
+    needScenario1()
+    // The earlier sessions of this config dir into the events log (the search catches up on its own from then on).
+    const backfill = await runBookmark(world, ['index', '--backfill'])
+    expect(backfill.code, backfill.stderr).toBe(0)
+    const TOOL = 'mcp__session-bookmark__bookmark_search'
+    const args = { query: 'greeting module follow-up task', cwd: world.proj }
+    fake.script(
+      (req) => {
+        const offered = (req.body!.tools ?? []).map((t) => t.name ?? '')
+        if (!offered.includes(TOOL) && allText(req.body!).includes(TOOL)) return { tools: [{ name: 'ToolSearch', input: { query: `select:${TOOL}` } }] }
+        return { tools: [{ name: TOOL, input: args }] }
+      },
+      afterOk((req) => {
+        const last = JSON.stringify(req.body!.messages!.at(-1))
+        if (last.includes('tool_reference')) return { tools: [{ name: TOOL, input: args }] }
+        return say('Found the first request.')
+      }),
+      say('Found the first request.'),
+    )
+    const mark = fake.mark()
+    await runClaude(world, 'Where did we first ask for the greeting module?', {
+      sessionId: newSessionId(),
+      env: { CLAUDE_PLUGIN_ROOT: join(BOOKMARK_BIN, '..', '..') },
+      extraArgs: ['--mcp-config', join(BOOKMARK_BIN, '..', '..', '.mcp.json'), '--allowedTools', TOOL],
+    })
+    // The request of scenario 1, as its transcript holds it: the line a hit must point at.
+    const path = transcriptPath(world, world.proj, sid1)
+    const line =
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('"type":"user"') && l.includes(JSON.stringify(FIRST_PROMPT).slice(1, -1))) + 1
+    expect(line).toBeGreaterThan(0)
+    const results = fake
+      .mainRequests(mark)
+      .flatMap((r) => lastToolResults(r.body!))
+      .filter((r) => !r.isError)
+      .map((r) => r.text)
+    const hit = results.find((t) => t.includes(`${path}:${line}  (id `))
+    expect(hit, results.join('\n---\n')).toBeDefined()
+    // The hit's line holds the request's text and the session it came from.
+    const row = hit!.split('\n').findIndex((l) => l.includes(`${path}:${line}  (id `))
+    expect(hit!.split('\n')[row - 1]).toContain(`request  ${sid1.slice(0, 8)}  ${FIRST_PROMPT}`)
+    expect(fake.problems().filter((p) => p.seq > mark)).toEqual([])
+  })
+
   it('5. bookmark uninstall gives back the settings file byte for byte, and the hooks stop running', async () => {
     const r = await uninstallHooks(world)
     expect(r.code, r.stderr).toBe(0)

@@ -1,7 +1,7 @@
 /**
  * Claude Code specifics: where transcripts live. Discovery is a fallback: hooks pass `transcript_path`.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from '../../shared/fsp.js'
 import { homeDir, nodeModule } from '../../shared/builtin.js'
 import { basename, join } from 'node:path'
 import { DiscoveryError } from '../../shared/errors.js'

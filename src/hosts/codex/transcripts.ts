@@ -2,7 +2,7 @@
  * Where Codex keeps its rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` and, once archived,
  * `$CODEX_HOME/archived_sessions/`. Discovery is a fallback: hooks pass `transcript_path`.
  */
-import { open, readdir, stat } from 'node:fs/promises'
+import { open, readdir, stat } from '../../shared/fsp.js'
 import { join, resolve } from 'node:path'
 import { homeDir } from '../../shared/builtin.js'
 import { DiscoveryError } from '../../shared/errors.js'
