@@ -20,7 +20,7 @@ export async function fullCatchUp(m: MemoryLayout, deps: Deps): Promise<void> {
   const seen = await readSeen(m, state)
   const known = seen.sources
   const hints = await readHints(m)
-  if (Object.keys(known).length === 0 && hints.length === 0) return // nothing read yet: `bookmark index --backfill` first
+  // Nothing seen and never backfilled: no transcript to read, but captures may have appended events to index.
   const found = findTranscripts(deps.env)
   // Only what changed since it was seen is read (the stats were taken before reading, so that a transcript
   // growing meanwhile differs from the stamp next time). Never backfilled: only the transcripts already seen
