@@ -59,6 +59,18 @@ export function searchWorld(root, corpus) {
 export function readLog(bookmarkHome) {
   const memory = join(bookmarkHome, 'memory')
   const state = JSON.parse(readFileSync(join(memory, 'log.json'), 'utf8'))
+  // The checkpoints as the log's reader takes them (src/memory/checkpoints.ts): one file per transcript, then
+  // those of the last commit and of a first-version log.json.
+  const sources = {}
+  const dir = join(memory, 'sources')
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!name.endsWith('.json')) continue
+    const { path, ...cp } = JSON.parse(readFileSync(join(dir, name), 'utf8'))
+    sources[path] = cp
+  }
+  for (const [path, cp] of Object.entries(state.last ?? {})) if ((sources[path]?.commit ?? 0) <= (cp.commit ?? 0)) sources[path] = cp
+  Object.assign(sources, state.legacy ?? {}, state.sources ?? {})
+  state.sources = sources
   const events = []
   for (let s = 0; s <= state.segment; s++) {
     const path = join(memory, 'events', `${String(s).padStart(6, '0')}.jsonl`)
