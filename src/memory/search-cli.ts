@@ -3,16 +3,10 @@
  * commander (src/cli/search-main.ts, the command's own bundle, answers a search without loading the whole CLI).
  */
 import type { Deps } from '../shared/deps.js'
-import { hitsText, orientText, runOrient, runSearch, scopeNote } from './commands.js'
+import { type SearchOptions, hitsText, orientText, runOrient, runSearch, scopeNote } from './commands.js'
 
-export interface SearchFlags {
-  project?: string
-  all?: boolean
-  kind?: string
-  since?: string
-  before?: string
-  recent?: boolean
-  limit?: number
+/** The search options (commands.ts), and how to print. */
+export interface SearchFlags extends SearchOptions {
   json?: boolean
 }
 
