@@ -33,4 +33,4 @@ function usageOf(text: string): TailUsage | undefined {
   }
 }
 
-export const claudeUsage: UsageReader = { needle: '"usage"', usageOf }
+export const claudeUsage: UsageReader = { needles: ['"usage"'], usageOf }

@@ -31,4 +31,4 @@ function usageOf(text: string): TailUsage | undefined {
   }
 }
 
-export const codexUsage: UsageReader = { needle: '"token_count"', usageOf }
+export const codexUsage: UsageReader = { needles: ['"token_count"'], usageOf }

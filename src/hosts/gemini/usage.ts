@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { open, readFile } from '../../shared/fsp.js'
 import { type Json, isObject, str } from '../../shared/json.js'
-import type { TailUsage } from '../../transcript/tail.js'
+import { type TailUsage, type UsageReader, tailUsage } from '../../transcript/tail.js'
 import { isJsonSession } from './read.js'
 import { geminiDir } from './transcripts.js'
 
@@ -55,6 +55,21 @@ function parse(text: string): unknown {
 }
 
 /**
+ * A chat file's line, newest first: a `$set.messages` checkpoint settles it (its newest usage, or none), a `gemini`
+ * message with `tokens` gives its own.
+ */
+const geminiLines: UsageReader = {
+  needles: ['"$set"', '"tokens"'],
+  usageOf(line) {
+    const r = parse(line)
+    if (!isObject(r)) return undefined
+    if (!line.includes('"$set"')) return usageOf(r)
+    const messages = isObject(r.$set) ? (r.$set as Json).messages : undefined
+    return Array.isArray(messages) ? (lastOf(messages) ?? null) : undefined
+  },
+}
+
+/**
  * The newest usage of the chat file. A `$set.messages` checkpoint replaces the history: what it holds is the answer
  * (nothing after a compression, whose history is a summary: nothing was measured since, and the count is low again).
  */
@@ -71,31 +86,7 @@ export async function latestTokens(path: string, maxBytes: number): Promise<Tail
       const session = parse(whole.toString('utf8'))
       return isObject(session) && Array.isArray(session.messages) ? lastOf(session.messages) : undefined
     }
-    let window = Math.min(16 * 1024, size)
-    for (;;) {
-      const start = size - window
-      const buf = Buffer.allocUnsafe(window)
-      const text = buf.toString('utf8', 0, (await fh.read(buf, 0, window, start)).bytesRead)
-      for (let end = text.length; end > 0;) {
-        const nl = text.lastIndexOf('\n', end - 1)
-        if (nl < 0 && start > 0) break // the first piece may be the middle of a line
-        const line = text.slice(nl + 1, end)
-        end = nl
-        const set = line.includes('"$set"')
-        if (!set && !line.includes('"tokens"')) continue
-        const r = parse(line)
-        if (!isObject(r)) continue
-        if (set) {
-          const messages = isObject(r.$set) ? (r.$set as Json).messages : undefined
-          if (Array.isArray(messages)) return lastOf(messages)
-          continue
-        }
-        const u = usageOf(r)
-        if (u) return u
-      }
-      if (window >= size || window >= maxBytes) return undefined
-      window = Math.min(window * 4, size, maxBytes)
-    }
+    return await tailUsage(fh, size, geminiLines, maxBytes)
   } finally {
     await fh.close()
   }
