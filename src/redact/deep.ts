@@ -62,14 +62,26 @@ function over(value: unknown, prior: unknown, depth: number, copies: Map<object,
   const out: Record<string, unknown> = {}
   copies.set(value, out)
   const keys = Object.keys(value)
-  const named = keys.map((key) => (Object.hasOwn(prior, key) ? key : redactKey(key, ctx)))
-  const names = named.some((name, i) => name !== keys[i]) ? keyNames() : undefined
+  // Keys the prior object has are kept; the others are redacted, and only when one changes are names made unique.
+  let named: string[] | undefined
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (Object.hasOwn(prior, key)) continue
+    const name = redactKey(key, ctx)
+    if (name !== key) (named ??= keys.slice())[i] = name
+  }
+  const names = named ? keyNames() : undefined
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
     const item = value[key]
-    const name = names ? uniqueKey(named[i]!, names) : key
-    const was = Object.hasOwn(prior, key) ? prior[key] : undefined
-    const copy = typeof item === 'string' ? (item === was ? kept(item, ctx) : kept(redactField(key, item), ctx)) : over(item, was, depth + 1, copies, ctx)
+    const name = names ? uniqueKey(named![i]!, names) : key
+    const was = prior[key]
+    const copy =
+      typeof item === 'string'
+        ? item === was && Object.hasOwn(prior, key)
+          ? kept(item, ctx)
+          : kept(redactField(key, item), ctx)
+        : over(item, Object.hasOwn(prior, key) ? was : undefined, depth + 1, copies, ctx)
     // A JSON key named "__proto__" must stay a plain property: assignment would set the prototype.
     if (name === '__proto__') Object.defineProperty(out, name, { value: copy, enumerable: true, writable: true, configurable: true })
     else out[name] = copy
@@ -162,7 +174,7 @@ interface WalkContext {
 }
 
 /** Strings this long are collected by `redactOver` (shorter ones cost little to redact again). */
-export const LONG_STRING = 64
+export const LONG_STRING = 16
 
 /** Whether `redactField(key, s)` is `redact(s)` for every `s`: the key names no secret and is no header. */
 function plainKey(key: string, ctx: WalkContext): boolean {
