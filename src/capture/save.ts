@@ -16,7 +16,7 @@ import { statOrNone } from '../shared/fsp.js'
 import { addToRegistry } from '../store/registry.js'
 import { SWEEP_EVERY, headFor } from '../store/store.js'
 import { randomHex } from '../shared/random.js'
-import { cutRedacted, knownRedacted } from '../redact/secrets.js'
+import { cutRedacted } from '../redact/secrets.js'
 import { type CaptureResult, type CaptureTarget, FORCED } from './types.js'
 import type { Deps } from '../shared/deps.js'
 import { scan } from './scan.js'
@@ -33,10 +33,12 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
     if (loaded.problem) notes.push(`cursor for session ${sid} was unreadable (${loaded.problem}); reading the transcript from the start`)
     let previous = loaded.head
     let prevState: ExtractState | undefined
+    let prior: unknown
     if (previous) {
       const s = await store.loadState(previous)
       if (s.problem) notes.push(`state for session ${sid} was unusable (${s.problem}); reading the transcript from the start`)
       prevState = s.state
+      prior = s.prior
     }
     // A state made with the `subagents` key the other way holds (or lacks) the subagents' activity: read again.
     const sameSubagents = (prevState?.subagentsLeftOut === true) === !deps.subagents
@@ -45,8 +47,6 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
       prevState = undefined
     }
 
-    // What the stored state holds was redacted when it was written: its strings are not redacted again.
-    const known = prevState ? knownRedacted(prevState) : undefined
     const tap = await openTap(deps, target.host.id, transcript, sid, previous?.cursor, notes)
     const scanned = await scan(
       {
@@ -96,8 +96,9 @@ export async function saveCapture(target: CaptureTarget, deps: Deps): Promise<Ca
         return result
       }
     }
-    // Redacted once: the snapshot, the head and the state file are all built from this copy.
-    const stored = await store.redactState(state, known)
+    // Redacted once: the snapshot, the head and the state file are all built from this copy. What the stored state
+    // held (`prior`, as read) was redacted when it was written: its strings are not redacted again.
+    const stored = await store.redactState(state, prevState ? prior : undefined)
     if (record) {
       const now = deps.now()
       const id = snapshotId(now, deps.random4())

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { knownRedacted, redactDeep } from './secrets.js'
+import { knownRedacted, redactDeep, redactOver } from './secrets.js'
+import { LONG_STRING } from './deep.js'
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`
 
@@ -25,5 +26,77 @@ describe('redactDeep with what an earlier write stored (knownRedacted)', () => {
     expect(JSON.stringify(redactDeep({ password: 'hunter2-correct-horse-battery' }, known))).not.toContain('hunter2')
     // A list item is known as a list item only.
     expect(redactDeep({ x: [TOKEN] }, knownRedacted({ y: TOKEN }))).toEqual(redactDeep({ x: [TOKEN] }))
+  })
+})
+
+describe('redactOver: redactDeep of a value grown out of a stored one', () => {
+  const stored = () =>
+    redactDeep({
+      prompts: [
+        { ts: '1', text: `use ${TOKEN} for the API` },
+        { ts: '2', text: 'second' },
+        { ts: '3', text: 'third' },
+      ],
+      files: { [`notes/${TOKEN}.txt`]: { path: `notes/${TOKEN}.txt`, hints: [`+token ${TOKEN}`, 'plain hint'] } },
+      env: { GITHUB_TOKEN: 'plainvalue123', other: 'x'.repeat(LONG_STRING) },
+      tags: ['a', 'b', 'c'],
+      ['__proto__']: { id: 'proto' },
+    })
+  // The capture folds a turn into a copy parsed from the file, and compares with another parse of it.
+  const parsed = (): Record<string, unknown> => JSON.parse(JSON.stringify(stored())) as Record<string, unknown>
+
+  it('gives what redactDeep gives, whatever the fold changed, added, dropped or moved', () => {
+    const folds: Array<(s: Record<string, any>) => void> = [
+      () => undefined,
+      (s) => s.prompts.push({ ts: '4', text: `now ${TOKEN}` }),
+      (s) => (s.prompts = [...s.prompts.slice(1), { ts: '4', text: 'new' }]),
+      (s) => s.prompts.unshift({ ts: '0', text: `password=hunter2hunter2 and ${TOKEN}` }),
+      (s) => (s.prompts[1].text = `changed ${TOKEN}`),
+      (s) => (s.tags = ['z', ...s.tags.slice(1), TOKEN]),
+      (s) => (s.files[`more/${TOKEN}`] = { path: TOKEN }),
+      (s) => (s.env.apiKey = 'sk-live-not-a-real-one-but-a-key'),
+      (s) => (s.env.GITHUB_TOKEN = 'anothervalue456'),
+      (s) => (s.env = [s.env]),
+      (s) => (s.shared = s.files),
+      (s) => (s.map = new Map([['password', 'hunter2hunter2']])),
+      (s) => (s.prompts = { 0: s.prompts[0] }),
+    ]
+    for (const [i, fold] of folds.entries()) {
+      const next = parsed()
+      fold(next)
+      const long = new Set<string>()
+      const out = redactOver(next, parsed(), long)
+      expect(out, `fold ${i}`).toEqual(redactDeep(next))
+      expect(JSON.stringify(out), `fold ${i}`).toBe(JSON.stringify(redactDeep(next)))
+      expect(JSON.stringify(out), `fold ${i}`).not.toContain(TOKEN)
+      expect([...long], `fold ${i}`).toContain('x'.repeat(LONG_STRING))
+    }
+  })
+
+  it('keeps only what equals the stored value at the same place: the prior must be our own file', () => {
+    expect(redactOver({ text: TOKEN }, { text: TOKEN })).toEqual({ text: TOKEN })
+    expect(redactOver({ text: TOKEN }, { other: TOKEN })).toEqual(redactDeep({ text: TOKEN }))
+    expect(redactOver({ a: { text: TOKEN } }, { b: { text: TOKEN } })).toEqual(redactDeep({ a: { text: TOKEN } }))
+    expect(redactOver({ x: [TOKEN] }, { x: ['other'] })).toEqual(redactDeep({ x: [TOKEN] }))
+    // A list item is compared with the stored item it lines up with (the stored list lost its oldest).
+    expect(redactOver({ x: [TOKEN] }, { x: ['other', TOKEN] })).toEqual({ x: [TOKEN] })
+  })
+
+  it('keeps shared references shared and gives a copy', () => {
+    const next = parsed()
+    next.again = next.files
+    const out = redactOver(next, parsed())
+    expect(out.again).toBe(out.files)
+    expect(out.files).not.toBe(next.files)
+  })
+})
+
+describe('KnownRedacted.strings', () => {
+  it('keeps a known string under a key that names no secret, and judges it afresh under one that does', () => {
+    const known = { fields: new Map(), keys: new Set<string>(), items: new Set<string>(), strings: new Set([TOKEN, 'hunter2-correct-horse-battery']) }
+    expect(redactDeep({ text: TOKEN }, known)).toEqual({ text: TOKEN })
+    expect(redactDeep({ password: 'hunter2-correct-horse-battery' }, known)).toEqual(redactDeep({ password: 'hunter2-correct-horse-battery' }))
+    expect(redactDeep({ authorization: 'hunter2-correct-horse-battery' }, known)).toEqual(redactDeep({ authorization: 'hunter2-correct-horse-battery' }))
+    expect(redactDeep({ x: [TOKEN] }, known)).toEqual(redactDeep({ x: [TOKEN] }))
   })
 })

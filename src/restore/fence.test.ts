@@ -25,6 +25,7 @@ describe('neutraliseTags', () => {
     ['<div class="x"><span>a < b</span></div>', '<div class="x"><span>a < b</span></div>'],
     ['<system-reminders> <systemreminder> <command> <invoker>', '<system-reminders> <systemreminder> <command> <invoker>'],
     ['Array<string> and x<y', 'Array<string> and x<y'],
+    ['no tag: system-reminder> command-name>', 'no tag: system-reminder> command-name>'],
   ]
   it.each(rows)('%j', (input, want) => {
     expect(neutraliseTags(input)).toBe(want)

@@ -44,7 +44,8 @@ export const TAG_MARK = '‹'
 
 /** The text with every host tag's `<` replaced by `‹`. Idempotent. */
 export function neutraliseTags(text: string): string {
-  return text.replace(HOST_TAG, `${TAG_MARK}$1`)
+  // Most texts hold no `<`: the expression (long, any case) is then never compiled, which a Stop's restore paid.
+  return text.includes('<') ? text.replace(HOST_TAG, `${TAG_MARK}$1`) : text
 }
 
 /**

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/helpers/tmp.js'
-import { redactDeep } from '../redact/secrets.js'
+import { redactDeep, redactOver } from '../redact/secrets.js'
 import { SNAPSHOT_FIELDS, toSnapshot } from '../snapshot/model.js'
 import { CORPUS_PRESENT, claudeFiles, extractCorpus } from '../../test/helpers/corpus.js'
 import { ensureDir, redactAround } from './files.js'
@@ -64,6 +64,11 @@ describe('redactAround', () => {
       const out = redactAround(snapshot, stored, SNAPSHOT_FIELDS)
       expect(out, name).toEqual(redactDeep(snapshot))
       expect(JSON.stringify(out), name).not.toContain(TOKEN)
+      // With the state's long strings (as a capture passes them): the same.
+      const long = new Set<string>()
+      const again = redactOver(state, JSON.parse(JSON.stringify(stored)), long)
+      expect(JSON.stringify(again), name).toBe(JSON.stringify(stored))
+      expect(JSON.stringify(redactAround(snapshot, stored, SNAPSHOT_FIELDS, [], long)), name).toBe(JSON.stringify(redactDeep(snapshot)))
     }
   })
 })

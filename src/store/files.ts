@@ -62,8 +62,10 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
  * Keys of `base`'s dictionaries and `fieldNames` (field names the caller's code wrote, holding no data) are
  * not redacted again either: each redaction is a pass of every rule. `alsoClean`: objects the caller built only
  * of such parts and its own constant words (a file record of `base` with its ledger mark), kept as they are too.
+ * `strings`: long strings of `base` (redactOver's `long`), which the value copies into objects of its own (a
+ * snapshot's plan and task texts): kept under keys that name no secret (KnownRedacted.strings).
  */
-export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = [], alsoClean: Iterable<object> = []): T {
+export function redactAround<T>(value: T, base: object, fieldNames: Iterable<string> = [], alsoClean: Iterable<object> = [], strings?: ReadonlySet<string>): T {
   const clean = new Set<object>(alsoClean)
   const keys = new Set(fieldNames)
   for (const v of Object.values(base)) {
@@ -94,7 +96,7 @@ export function redactAround<T>(value: T, base: object, fieldNames: Iterable<str
       else fill(x)
     }
   }
-  const out = redactDeep(cut(value), { fields: new Map(), keys, items: new Set() })
+  const out = redactDeep(cut(value), { fields: new Map(), keys, items: new Set(), ...(strings ? { strings } : {}) })
   fill(out)
   return out as T
 }

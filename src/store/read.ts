@@ -16,13 +16,14 @@ export async function readStoreFile(path: string): Promise<string> {
   return readRegularFile(path, { ownUid: ownUid() })
 }
 
-export type ReadJson<T> = { ok: true; value: T } | { ok: false; missing: boolean; reason: string; untrusted?: boolean }
+export type ReadJson<T> = { ok: true; value: T; again?: unknown } | { ok: false; missing: boolean; reason: string; untrusted?: boolean }
 
 /**
  * Reads and parses our own JSON file; a missing or broken file is reported, never thrown. With `seal`, a file
- * whose seal is missing or wrong is reported as `untrusted` and its content is not parsed.
+ * whose seal is missing or wrong is reported as `untrusted` and its content is not parsed. `parses` 2: `again` is a
+ * second parse of the same text, which stays as read while the caller changes `value`.
  */
-export async function readJson<T>(path: string, guard: (v: unknown) => v is T, seal?: Seal): Promise<ReadJson<T>> {
+export async function readJson<T>(path: string, guard: (v: unknown) => v is T, seal?: Seal, parses: 1 | 2 = 1): Promise<ReadJson<T>> {
   let text: string
   try {
     // Most files asked for are often absent (configuration, a new session's state): no error object for that.
@@ -42,7 +43,7 @@ export async function readJson<T>(path: string, guard: (v: unknown) => v is T, s
   try {
     const value: unknown = JSON.parse(text)
     if (!guard(value)) return { ok: false, missing: false, reason: `${path}: unexpected shape` }
-    return { ok: true, value }
+    return parses === 2 ? { ok: true, value, again: JSON.parse(text) as unknown } : { ok: true, value }
   } catch (e) {
     return { ok: false, missing: false, reason: `${path}: ${(e as Error).message}` }
   }

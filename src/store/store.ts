@@ -5,7 +5,6 @@
 import { chmod, lstatOrNone, readdir, removeFile, stat } from '../shared/fsp.js'
 import { basename, dirname } from 'node:path'
 import type { ExtractState } from '../extract/model.js'
-import type { KnownRedacted } from '../redact/secrets.js'
 import type { SessionHooks } from '../narrative/freshness.js'
 import { dict, isObject } from '../shared/json.js'
 import type { Snapshot } from '../snapshot/model.js'
@@ -195,18 +194,22 @@ export class ProjectStore extends StoreReader {
     return this.made
   }
 
-  /** States this store redacted for storage (`redactState`): written, and built on, as they are. */
-  private readonly redactedStates = new WeakSet<ExtractState>()
+  /**
+   * States this store redacted for storage (`redactState`): written, and built on, as they are. Each with its long
+   * strings, which a snapshot copies into objects of its own (redactAround's `strings`).
+   */
+  private readonly redactedStates = new WeakMap<ExtractState, ReadonlySet<string>>()
 
   /**
-   * The session's state as it is stored: redacted once per capture (`known`: what the stored state held,
-   * not redacted again). Build the snapshot and the head from it: `saveSnapshot` then redacts only what the
-   * snapshot adds around it, and `saveCursor` writes it as it is.
+   * The session's state as it is stored: redacted once per capture (`prior`: the stored state it grew out of, parsed
+   * apart, whose strings are not redacted again, redactOver). Build the snapshot and the head from it: `saveSnapshot`
+   * then redacts only what the snapshot adds around it, and `saveCursor` writes it as it is.
    */
-  async redactState(state: ExtractState, known?: KnownRedacted): Promise<ExtractState> {
-    const { redactDeep } = await import('../redact/secrets.js')
-    const redacted = redactDeep(state, known)
-    this.redactedStates.add(redacted)
+  async redactState(state: ExtractState, prior?: unknown): Promise<ExtractState> {
+    const { redactDeep, redactOver } = await import('../redact/secrets.js')
+    const long = new Set<string>()
+    const redacted = prior !== undefined ? redactOver(state, prior, long) : redactDeep(state)
+    this.redactedStates.set(redacted, long)
     return redacted
   }
 
@@ -225,14 +228,17 @@ export class ProjectStore extends StoreReader {
       await chmod(l.narrative, 0o600).catch(() => undefined)
   }
 
-  /** The state written with `head`; undefined (with why) when it is missing, broken or of another capture. */
-  async loadState(head: CursorHead): Promise<{ state?: ExtractState; problem?: string }> {
+  /**
+   * The state written with `head`; undefined (with why) when it is missing, broken or of another capture. `prior`:
+   * the same state parsed apart, for `redactState` to compare with once the capture has changed `state`.
+   */
+  async loadState(head: CursorHead): Promise<{ state?: ExtractState; prior?: unknown; problem?: string }> {
     const state = await this.state()
     if (!state) return { problem: 'its state file is missing' }
-    const r = await readJson(cursorStatePath(state, head.sessionId), isStateFile)
+    const r = await readJson(cursorStatePath(state, head.sessionId), isStateFile, undefined, 2)
     if (!r.ok) return { problem: r.missing ? 'its state file is missing' : r.reason }
     if (r.value.stateId !== head.stateId || r.value.sessionId !== head.sessionId) return { problem: 'its state file belongs to another capture' }
-    return { state: r.value.state }
+    return { state: r.value.state, prior: isStateFile(r.again) ? r.again.state : undefined }
   }
 
   /**
@@ -330,7 +336,8 @@ export class ProjectStore extends StoreReader {
     const [{ redactAround, writeJson, writeText }, { redact, redactDeep }, { withLock }, { renderLatest }, { sweepTemps }, { state, seal }] = await Promise.all(
       [writers(), import('../redact/secrets.js'), locks(), renderers(), import('./sweep.js'), this.writable()],
     )
-    const redacted = from !== undefined && this.redactedStates.has(from) ? redactAround(raw, from, fieldNames, alsoClean) : redactDeep(raw)
+    const long = from !== undefined ? this.redactedStates.get(from) : undefined
+    const redacted = from !== undefined && long !== undefined ? redactAround(raw, from, fieldNames, alsoClean, long) : redactDeep(raw)
     return withLock(
       state.lock,
       async () => {
