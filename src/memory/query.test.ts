@@ -5,7 +5,7 @@ import type { SearchEvent } from './events.js'
 import { closeIndex, openIndex } from './index-read.js'
 import { catchUpIndex } from './indexer.js'
 import { appendEvents, ensureMemory, readLogState } from './log.js'
-import { search } from './query.js'
+import { newest, search } from './query.js'
 
 /** A small random generator, so that a failure can be run again. */
 function random(seed: number): () => number {
@@ -36,6 +36,7 @@ describe('search passes over documents that cannot reach the top k (MaxScore), w
     const rnd = random(20261202)
     const t0 = Date.UTC(2026, 0, 1)
     let state = await readLogState(m)
+    const logged: SearchEvent[] = []
     // Batches of different sizes: each catch-up writes a segment (a few merged once there are more than 8).
     for (const [b, size] of [3000, 2500, 200, 50, 900, 10, 1200, 30].entries()) {
       const events: SearchEvent[] = []
@@ -53,6 +54,7 @@ describe('search passes over documents that cannot reach the top k (MaxScore), w
           line: i + 1,
         })
       }
+      logged.push(...events)
       state = await appendEvents(m, state, events, {})
       await catchUpIndex(m)
     }
@@ -78,6 +80,17 @@ describe('search passes over documents that cannot reach the top k (MaxScore), w
           if (plain.length > 0) passedOver++
         }
       expect(passedOver).toBeGreaterThan(30)
+      // Orientation reads each segment from its end: the newest of each kind, as sorting every event gives them.
+      const groups = [
+        { kinds: ['error' as const], limit: 5 },
+        { kinds: ['request' as const, 'command' as const], limit: 7 },
+      ]
+      const lists = await newest(m, index, { project: { path: '/w/p1' }, groups })
+      const all = logged.filter((e) => e.project === '/w/p1').sort((a, b) => Date.parse(b.ts!) - Date.parse(a.ts!))
+      groups.forEach((g, i) => {
+        const want = all.filter((e) => (g.kinds as string[]).includes(e.kind)).slice(0, g.limit)
+        expect(lists[i]!.map((h) => h.id)).toEqual(want.map((e) => e.id))
+      })
     } finally {
       closeIndex(index)
     }

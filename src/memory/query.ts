@@ -56,10 +56,17 @@ const DAY = 86_400_000
 export const BOOST = 0.25
 export const BOOST_DAYS = 14
 
-/** Which of a segment's projects pass the filter (by project number). */
-function projectsOk(seg: Segment, want: ProjectWant | undefined): Uint8Array {
+/**
+ * Which of a segment's projects pass the filter (by project number). `seen` keeps each project's answer for the
+ * next segments, which list mostly the same projects (matching a name parses the path).
+ */
+function projectsOk(seg: Segment, want: ProjectWant | undefined, seen: Map<string, boolean>): Uint8Array {
   const ok = new Uint8Array(seg.header.projects.length + 1)
-  seg.header.projects.forEach((p, i) => (ok[i] = want === undefined || projectMatches(p, want) ? 1 : 0))
+  seg.header.projects.forEach((p, i) => {
+    let yes = seen.get(p)
+    if (yes === undefined) seen.set(p, (yes = want === undefined || projectMatches(p, want)))
+    ok[i] = yes ? 1 : 0
+  })
   return ok
 }
 
@@ -176,6 +183,39 @@ function lastOf(touched: Int32Array, nt: number): number {
   return last
 }
 
+/**
+ * Each hot loop of the scoring is compiled while it runs (OSR), and code that had never run by then (after the loop,
+ * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
+ * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
+ * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
+ * few calls).
+ */
+function warmUp(norm0: number, normPer: number, filters: Filters): void {
+  const docs = new Float64Array(101)
+  const lengths = new Uint16Array(101)
+  const none = { kinds: new Uint8Array(0), projects: new Uint16Array(0), ts: new Float64Array(0) }
+  const top = new TopK(3, false)
+  const empty = { df: 0, bytes: new Uint8Array(0) }
+  const wide = { df: 1, bytes: Uint8Array.of(0xc9, 0x01, 0xc8, 0x01) }
+  const passed = { df: 1, bytes: Uint8Array.of(0x01, 0x00) }
+  const touched = new Int32Array(1)
+  const one = new Float64Array(1)
+  for (let i = 0; i < 64; i++) {
+    docs[100] = 0
+    addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
+    addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
+    addPostings(passed, 1, lengths, norm0, normPer, one, touched, 0, undefined, true, -1)
+    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
+    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
+  }
+}
+
+/** Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. */
+function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined): void {
+  for (let j = 0; j < nt; j++) acc[touched[j]!] = 0
+  if (matched) for (let j = 0; j < nt; j++) matched[touched[j]!] = 0
+}
+
 /** Most touched documents a segment's partial floor is worked out over (a pass over them each). */
 const PARTIAL_MAX = 1024
 
@@ -262,14 +302,14 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   // Relevance: the segments that may score highest first, so the heap's floor rises early.
   const order = segs.map((_, si) => si)
   if (!q.recent) order.sort((a, b) => bound[b]! - bound[a]! || a - b)
-  // Each hot loop below is compiled while it runs (OSR), and code after a loop that has never run there has no type
-  // feedback: without one empty call first, each call would throw that compiled code away at its end (and compile
-  // it again: several ms each).
-  // (One posting passed over, for the same reason: the branch that ends a list read in part.)
-  addPostings({ df: 0, bytes: new Uint8Array(0) }, 0, new Uint16Array(0), norm0, normPer, new Float64Array(0), new Int32Array(0), 0, undefined, false, -1)
-  addPostings({ df: 1, bytes: new Uint8Array(1) }, 0, new Uint16Array(1), norm0, normPer, new Float64Array(1), new Int32Array(1), 0, undefined, true, -1)
-  const none = { kinds: new Uint8Array(0), projects: new Uint16Array(0), ts: new Float64Array(0) }
-  collectRelevant(none, 0, new Int32Array(0), 0, new Float64Array(0), new Uint8Array(0), { ...filters }, new TopK(1, false))
+  warmUp(norm0, normPer, filters)
+  const seen = new Map<string, boolean>()
+  // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
+  // collecting hundreds of KB per segment cost more than the scoring.
+  const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
+  const acc = new Float64Array(most)
+  const touched = new Int32Array(most)
+  const matched = q.recent ? new Uint8Array(most) : undefined
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
@@ -284,13 +324,9 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
         pruned = true
         continue
       }
-      const n = seg.header.docs
-      const acc = new Float64Array(n)
-      const touched = new Int32Array(n)
-      const matched = q.recent ? new Uint8Array(n) : undefined
       let nt = 0
       let rest = prune && !q.recent ? bound[si]! : Infinity
-      const okProject = projectsOk(seg, q.project)
+      const okProject = projectsOk(seg, q.project, seen)
       // The floor the top k will have at least: the heap's, or the k-th best of the scores so far in this segment
       // (a score only grows as terms are added).
       let floor = filters.floor
@@ -313,6 +349,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       }
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
       else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
+      clear(touched, nt, acc, matched)
     }
     return { top, total: filters.total, pruned }
   }
@@ -416,13 +453,14 @@ export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery):
   q.groups.forEach((g, i) => {
     for (const k of g.kinds) groupOf[EVENT_KINDS.indexOf(k)] = i
   })
+  const seen = new Map<string, boolean>()
   /** The best `ks[i]` of group i (undefined: a group left out of this pass). */
   const pass = (ks: (number | undefined)[]): { top: TopK; total: number }[] => {
     const tops = ks.map((k) => new TopK(k ?? 0, true))
     const totals = ks.map(() => 0)
     const floors = ks.map(() => -Infinity)
     index.segments.forEach((seg, si) => {
-      const ok = projectsOk(seg, q.project)
+      const ok = projectsOk(seg, q.project, seen)
       if (!ok.includes(1)) return
       const { kinds, projects, ts } = seg
       // Only the stretch of documents that holds the wanted projects (a session's events are logged together).
@@ -436,7 +474,9 @@ export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery):
           hi = Math.max(hi, spans[p * 2 + 1]!)
         })
       }
-      for (let d = lo; d <= hi; d++) {
+      // Newest last in the log, mostly: from the end, the heaps fill with the newest first and most older
+      // documents then end at the floor check (the heaps' order does not depend on the order of offers).
+      for (let d = hi; d >= lo; d--) {
         const g = groupOf[kinds[d]! & 0x0f]!
         if (g < 0 || ks[g] === undefined || ok[projects[d]!] !== 1) continue
         const t = ts[d]!
