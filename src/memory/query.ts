@@ -200,7 +200,7 @@ function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const passed = { df: 1, bytes: Uint8Array.of(0x01, 0x00) }
   const touched = new Int32Array(1)
   const one = new Float64Array(1)
-  for (let i = 0; i < 64; i++) {
+  for (let i = 0; i < 40; i++) {
     docs[100] = 0
     addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)

@@ -352,7 +352,7 @@ function readRest(fd: number, from: number): Buffer[] {
   }
 }
 
-/** A term's postings in `seg`: its document count and the bytes of its list; undefined when the segment lacks it. */
+/** A term's postings in `seg`: its document count and the bytes of its list (read on first use); undefined when the segment lacks it. */
 export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8Array } | undefined {
   const { skip, skipAt } = seg
   let lo = 0
@@ -376,7 +376,17 @@ export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8
     h += r.varint()
     const df = r.varint()
     const length = r.varint()
-    if (h === hash) return { df, bytes: seg.read(L.postings + at, length) }
+    if (h === hash) {
+      // Read when first asked for: a search passes over most segments of a common term knowing only its count.
+      const from = L.postings + at
+      let bytes: Uint8Array | undefined
+      return {
+        df,
+        get bytes() {
+          return (bytes ??= seg.read(from, length))
+        },
+      }
+    }
     if (h > hash) return undefined
     at += length
   }
