@@ -3,7 +3,7 @@
  * Codex rollout in a fake CODEX_HOME (the sandbox's homes, never the real ones).
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -218,13 +218,22 @@ describe.skipIf(!CORPUS_PRESENT)('search over the corpus', () => {
     const rec = JSON.parse(first)
     const added = { ...rec, type: 'user', uuid: 'u-new', isSidechain: false, message: { role: 'user', content: 'please rename the flux capacitor module' } }
     appendFileSync(target, `${JSON.stringify(added)}\n`)
+    // A transcript that only grew (no hook captured it) is found by the full look, at most LOOK_EVERY_MS after
+    // the last one (docs/SEARCH.md): the stamp is aged here instead of waiting.
+    const stampFile = join(sb.env.BOOKMARK_HOME!, 'memory', 'index', 'caught-up.json')
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'))
+    writeFileSync(stampFile, JSON.stringify({ ...stamp, lookedAt: stamp.lookedAt - 31_000 }))
     const hits = await searchJson(sb, 'flux capacitor')
     expect(hits[0]).toMatchObject({ kind: 'request', snippet: 'please rename the flux capacitor module' })
+    // A new transcript changes its folder: found by the next search at once.
+    const fresh = { ...rec, type: 'user', uuid: 'u-newer', isSidechain: false, message: { role: 'user', content: 'tune the warp coil harmonics' } }
+    await writeFile(join(sb.projects, 'ffffffff-0000-4000-8000-000000000000.jsonl'), `${JSON.stringify(fresh)}\n`)
+    expect((await searchJson(sb, 'warp coil harmonics'))[0]).toMatchObject({ kind: 'request', snippet: 'tune the warp coil harmonics' })
     const again = await cli(sb, 'index', '--backfill')
     expect(again.stdout).toMatch(/, 0 new events,/)
     const all = ids(sb)
     expect(new Set(all).size).toBe(all.length)
-    expect(all.length).toBe(events + 1)
+    expect(all.length).toBe(events + 2)
   })
 })
 

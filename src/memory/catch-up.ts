@@ -13,9 +13,12 @@ import { readManifest } from './index-read.js'
 import { catchUpIndex } from './indexer.js'
 import { type MemoryLayout, comparePosition, readLogState, withMemoryLock } from './log.js'
 import { type TranscriptSource, findTranscripts, sourcesOf } from './sources.js'
-import { type Stamp, logStamp, stampPath } from './stamp.js'
+import { type Stamp, logStamp, stampPath, statOf } from './stamp.js'
 
 export async function fullCatchUp(m: MemoryLayout, deps: Deps): Promise<void> {
+  // Taken before anything is read, as the transcripts' stats are: a hint or a byte added meanwhile differs next time.
+  const pending = statOf(m.pending)
+  const lookedAt = deps.now().getTime()
   const state = await readLogState(m)
   const seen = await readSeen(m, state)
   const known = seen.sources
@@ -56,7 +59,8 @@ export async function fullCatchUp(m: MemoryLayout, deps: Deps): Promise<void> {
         const end = await readLogState(m)
         const index = await readManifest(m)
         if (log === undefined || comparePosition(index.upTo, { segment: end.segment, offset: end.committed }) !== 0) return
-        const stamp: Stamp = { version: 1, log, transcripts: found.digest }
+        const { digest, folders, foldersDigest } = found
+        const stamp: Stamp = { version: 2, log, pending, digest, folders, foldersDigest, lookedAt }
         await atomicWrite(stampPath(m), `${JSON.stringify(stamp)}\n`, { mode: 0o600, durable: false })
       },
       lock,

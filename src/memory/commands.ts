@@ -13,18 +13,31 @@ import { type OpenIndex, closeIndex, openIndex } from './index-read.js'
 import { type MemoryLayout, memoryLayout } from './paths.js'
 import { projectName } from './projects.js'
 import { type Hit, type SearchQuery, newest, search } from './query.js'
-import { transcriptsDigest } from './sources.js'
-import { logStamp, readStamp } from './stamp.js'
+import { lookAtStores } from './sources.js'
+import { logStamp, readStamp, stampVerdict, writeStamp } from './stamp.js'
 
 /**
  * What `search` does before answering: nothing when the stamp says nothing changed since the last full catch-up
- * (stamp.ts: a stat of log.json and of every transcript, no lock); else the full catch-up (catch-up.ts).
+ * (stamp.ts: stats of log.json, the hints folder and the transcript folders, every transcript's at most every
+ * LOOK_EVERY_MS; no lock); else the full catch-up (catch-up.ts).
  */
 async function catchUp(m: MemoryLayout, deps: Deps): Promise<void> {
+  if (logStamp(m) === undefined) return // no log: nothing was ever backfilled
   const stamp = readStamp(m)
-  const log = logStamp(m)
-  if (log === undefined) return // no log: nothing was ever backfilled
-  if (stamp && stamp.log === log && stamp.transcripts === transcriptsDigest(deps.env)) return
+  const now = deps.now().getTime()
+  const verdict = stampVerdict(stamp, m, now)
+  if (verdict === 'fresh') return
+  if (verdict === 'look' && stamp) {
+    const look = lookAtStores(deps.env)
+    if (look.digest === stamp.digest) {
+      try {
+        writeStamp(m, { ...stamp, ...look, lookedAt: now })
+      } catch {
+        // a stamp not renewed costs the next search this look again
+      }
+      return
+    }
+  }
   const { fullCatchUp } = await import('./catch-up.js')
   await fullCatchUp(m, deps)
 }

@@ -28,6 +28,8 @@ export interface SearchQuery {
   recent?: boolean
   limit: number
   now: number
+  /** Score every document, passing none over (MaxScore off): the plain way, which tests compare with. */
+  exhaustive?: boolean
 }
 
 export interface Hit {
@@ -54,10 +56,17 @@ const DAY = 86_400_000
 export const BOOST = 0.25
 export const BOOST_DAYS = 14
 
-/** Which of a segment's projects pass the filter (by project number). */
-function projectsOk(seg: Segment, want: ProjectWant | undefined): Uint8Array {
+/**
+ * Which of a segment's projects pass the filter (by project number). `seen` keeps each project's answer for the
+ * next segments, which list mostly the same projects (matching a name parses the path).
+ */
+function projectsOk(seg: Segment, want: ProjectWant | undefined, seen: Map<string, boolean>): Uint8Array {
   const ok = new Uint8Array(seg.header.projects.length + 1)
-  seg.header.projects.forEach((p, i) => (ok[i] = want === undefined || projectMatches(p, want) ? 1 : 0))
+  seg.header.projects.forEach((p, i) => {
+    let yes = seen.get(p)
+    if (yes === undefined) seen.set(p, (yes = want === undefined || projectMatches(p, want)))
+    ok[i] = yes ? 1 : 0
+  })
   return ok
 }
 
@@ -77,7 +86,9 @@ interface Term {
 /**
  * Adds `t`'s BM25 part to `acc` for every document of its list in `seg` (codec.ts: a varint of
  * `(gap - 1) * 2 + (tf > 1)`, then `tf - 2` when that bit is set); a document met the first time goes on `touched`.
- * Returns the new count of touched documents.
+ * With `only`, a document no earlier term touched is passed over (its score cannot reach the top k: MaxScore), and
+ * the list is read up to document `upTo`, the last touched one. Returns the new count of touched documents, -1 for a
+ * damaged list.
  */
 function addPostings(
   list: { df: number; bytes: Uint8Array },
@@ -89,9 +100,14 @@ function addPostings(
   touched: Int32Array,
   nt: number,
   matched: Uint8Array | undefined,
+  only: boolean,
+  upTo: number,
 ): number {
   const b = list.bytes
   const df = list.df
+  // Read before the loop: code after a loop compiled while running (OSR) has no type feedback, and a property
+  // read there would throw the compiled code away at the end of every call.
+  const end = b.length
   let at = 0
   let d = -1
   for (let i = 0; i < df; i++) {
@@ -112,12 +128,15 @@ function addPostings(
       }
       tf = t + 2
     }
-    if (acc[d] === 0) touched[nt++] = d
+    if (acc[d] === 0) {
+      if (!only) touched[nt++] = d
+      else if (d > upTo) return nt
+      else continue
+    }
     acc[d]! += (weight * tf) / (tf + norm0 + normPer * lengths[d]!)
     if (matched !== undefined) matched[d]!++
   }
-  if (at !== b.length) throw new Error('a damaged posting list')
-  return nt
+  return at === end ? nt : -1
 }
 
 /** A search's filters, and the heap's floor and the count of candidates as the segments are gone through. */
@@ -132,8 +151,11 @@ interface Filters {
   total: number
 }
 
+/** A segment's per-document columns a collection reads. */
+type Columns = Pick<Segment, 'kinds' | 'projects' | 'ts'>
+
 /** Offers the touched documents of a segment that pass the filters, by relevance with the recency boost. */
-function collectRelevant(seg: Segment, si: number, touched: Int32Array, nt: number, acc: Float64Array, okProject: Uint8Array, f: Filters, top: TopK): void {
+function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: number, acc: Float64Array, okProject: Uint8Array, f: Filters, top: TopK): void {
   const { kinds, projects, ts } = seg
   const { kindMask, since, before, now } = f
   let floor = f.floor
@@ -152,6 +174,69 @@ function collectRelevant(seg: Segment, si: number, touched: Int32Array, nt: numb
   }
   f.floor = floor
   f.total += total
+}
+
+/** The highest document number of `touched[0 .. nt)` (its own function: a hot loop in `run` would compile all of it). */
+function lastOf(touched: Int32Array, nt: number): number {
+  let last = -1
+  for (let j = 0; j < nt; j++) if (touched[j]! > last) last = touched[j]!
+  return last
+}
+
+/**
+ * Each hot loop of the scoring is compiled while it runs (OSR), and code that had never run by then (after the loop,
+ * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
+ * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
+ * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
+ * few calls).
+ */
+function warmUp(norm0: number, normPer: number, filters: Filters): void {
+  const docs = new Float64Array(101)
+  const lengths = new Uint16Array(101)
+  const none = { kinds: new Uint8Array(0), projects: new Uint16Array(0), ts: new Float64Array(0) }
+  const top = new TopK(3, false)
+  const empty = { df: 0, bytes: new Uint8Array(0) }
+  const wide = { df: 1, bytes: Uint8Array.of(0xc9, 0x01, 0xc8, 0x01) }
+  const passed = { df: 1, bytes: Uint8Array.of(0x01, 0x00) }
+  const touched = new Int32Array(1)
+  const one = new Float64Array(1)
+  for (let i = 0; i < 40; i++) {
+    docs[100] = 0
+    addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
+    addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
+    addPostings(passed, 1, lengths, norm0, normPer, one, touched, 0, undefined, true, -1)
+    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
+    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
+  }
+}
+
+/** Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. */
+function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined): void {
+  for (let j = 0; j < nt; j++) acc[touched[j]!] = 0
+  if (matched) for (let j = 0; j < nt; j++) matched[touched[j]!] = 0
+}
+
+/** Most touched documents a segment's partial floor is worked out over (a pass over them each). */
+const PARTIAL_MAX = 1024
+
+/**
+ * The k-th best score, recency boost included, of the touched documents that pass the filters, from their scores so
+ * far: a floor the top k reaches at least, since scores only grow (-Infinity when fewer than k pass).
+ */
+function partialFloor(seg: Segment, touched: Int32Array, nt: number, acc: Float64Array, okProject: Uint8Array, f: Filters, k: number): number {
+  const { kinds, projects, ts } = seg
+  const top = new TopK(k, false)
+  let floor = -Infinity
+  for (let j = 0; j < nt; j++) {
+    const d = touched[j]!
+    if (f.kindMask[kinds[d]! & 0x0f] !== 1 || okProject[projects[d]!] !== 1) continue
+    const t = ts[d]!
+    if (t < f.since || t >= f.before) continue
+    const age = t > 0 ? Math.max(0, f.now - t) : Infinity
+    const boosted = acc[d]! * (1 + BOOST * Math.exp(-age / (BOOST_DAYS * DAY)))
+    if (boosted > floor) floor = top.offer(boosted, 0, 0, 0)
+  }
+  return floor
 }
 
 /** Offers the touched documents of a segment that pass the filters and hold every counted term, newest first. */
@@ -211,45 +296,91 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const filters: Filters = { kindMask, since: q.since ?? -Infinity, before: q.before ?? Infinity, now: q.now, need, floor: -Infinity, total: 0 }
   const norm0 = K1 * (1 - B)
   const normPer = (K1 * B) / avgdl
-  const run = (k: number): { top: TopK; total: number } => {
+  // The most a document can score in each segment: the weights of the terms it holds there (a term's part,
+  // weight * tf / (tf + norm), is below its weight), times the largest recency boost.
+  const bound = segs.map((_, si) => terms.reduce((sum, t) => sum + (t.lists[si] ? t.weight : 0), 0) * (1 + BOOST))
+  // Relevance: the segments that may score highest first, so the heap's floor rises early.
+  const order = segs.map((_, si) => si)
+  if (!q.recent) order.sort((a, b) => bound[b]! - bound[a]! || a - b)
+  warmUp(norm0, normPer, filters)
+  const seen = new Map<string, boolean>()
+  // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
+  // collecting hundreds of KB per segment cost more than the scoring.
+  const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
+  const acc = new Float64Array(most)
+  const touched = new Int32Array(most)
+  const matched = q.recent ? new Uint8Array(most) : undefined
+  const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
     filters.total = 0
-    segs.forEach((seg, si) => {
-      if (!terms.some((t) => t.lists[si] !== undefined)) return
-      const n = seg.header.docs
-      const acc = new Float64Array(n)
-      const touched = new Int32Array(n)
-      const matched = q.recent ? new Uint8Array(n) : undefined
-      let nt = 0
-      for (const t of terms) {
-        const list = t.lists[si]
-        if (list) nt = addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined)
+    let pruned = false
+    for (const si of order) {
+      const seg = segs[si]!
+      if (!terms.some((t) => t.lists[si] !== undefined)) continue
+      // MaxScore: no document of this segment can reach the heap's floor (with k kept); or, past the first terms,
+      // none that only the remaining terms touch. Only by relevance: `recent` counts every term's documents.
+      if (prune && bound[si]! <= filters.floor) {
+        pruned = true
+        continue
       }
-      const okProject = projectsOk(seg, q.project)
+      let nt = 0
+      let rest = prune && !q.recent ? bound[si]! : Infinity
+      const okProject = projectsOk(seg, q.project, seen)
+      // The floor the top k will have at least: the heap's, or the k-th best of the scores so far in this segment
+      // (a score only grows as terms are added).
+      let floor = filters.floor
+      let upTo = -1
+      for (let ti = 0; ti < terms.length; ti++) {
+        const t = terms[ti]!
+        const list = t.lists[si]
+        if (!list) continue
+        const only = rest <= floor
+        if (only) {
+          pruned = true
+          if (upTo < 0) upTo = lastOf(touched, nt)
+        }
+        rest -= t.weight * (1 + BOOST)
+        nt = addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
+        if (nt < 0) throw new Error('a damaged posting list')
+        // Worked out only while the heap has no floor yet (the first segment), over few documents.
+        if (!only && floor === -Infinity && rest < Infinity && nt >= k && nt <= PARTIAL_MAX && ti + 1 < terms.length)
+          floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
+      }
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
       else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
-    })
-    return { top, total: filters.total }
+      clear(touched, nt, acc, matched)
+    }
+    return { top, total: filters.total, pruned }
   }
-  return hitsOf(m, segs, run, q.limit, (e, rank, score, host) => toHit(e, rank, Math.round(score * 1000) / 1000, needles, host))
+  const make = (e: SearchEvent, rank: number, score: number, host: string): Hit => toHit(e, rank, Math.round(score * 1000) / 1000, needles, host)
+  return hitsOf(m, segs, run, q.limit, make, q.exhaustive === true)
+}
+
+/** The best k candidates, how many passed the filters, and whether documents were passed over unscored (then `total` is short). */
+interface Run {
+  top: TopK
+  total: number
+  pruned?: boolean
 }
 
 /**
  * The events of the best candidates, read from the log, deduplicated by id, up to `limit`. The candidates come
- * from `run(k)`, the best k of them; should duplicates use them up before `limit` hits, it runs again for all.
+ * from `run(k)`, the best k of them; should duplicates use them up before `limit` hits, it runs again for all
+ * (first without passing any document over, for their count).
  */
 function hitsOf(
   m: MemoryLayout,
   segs: Segment[],
-  run: (k: number) => { top: TopK; total: number },
+  run: (k: number, prune: boolean) => Run,
   limit: number,
   make: (e: SearchEvent, rank: number, score: number, host: string) => Hit,
+  exhaustive = true,
 ): Hit[] {
   const reader = new EventReader(m)
   try {
-    for (let k = limit * 4 + 16; ;) {
-      const { top, total } = run(k)
+    for (let k = limit * 4 + 16, prune = !exhaustive; ; prune = false) {
+      const { top, total, pruned } = run(k, prune)
       const hits: Hit[] = []
       const ids = new Set<string>()
       for (const c of top.sorted()) {
@@ -260,7 +391,9 @@ function hitsOf(
         ids.add(event.id)
         hits.push(make(event, hits.length + 1, c.score, hostName(seg.kinds[c.doc]!) ?? event.host))
       }
-      if (hits.length >= limit || total <= k) return hits
+      if (hits.length >= limit) return hits
+      if (pruned) continue // the same k again, every document counted
+      if (total <= k) return hits
       k = total
     }
   } finally {
@@ -320,13 +453,14 @@ export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery):
   q.groups.forEach((g, i) => {
     for (const k of g.kinds) groupOf[EVENT_KINDS.indexOf(k)] = i
   })
+  const seen = new Map<string, boolean>()
   /** The best `ks[i]` of group i (undefined: a group left out of this pass). */
   const pass = (ks: (number | undefined)[]): { top: TopK; total: number }[] => {
     const tops = ks.map((k) => new TopK(k ?? 0, true))
     const totals = ks.map(() => 0)
     const floors = ks.map(() => -Infinity)
     index.segments.forEach((seg, si) => {
-      const ok = projectsOk(seg, q.project)
+      const ok = projectsOk(seg, q.project, seen)
       if (!ok.includes(1)) return
       const { kinds, projects, ts } = seg
       // Only the stretch of documents that holds the wanted projects (a session's events are logged together).
@@ -340,7 +474,9 @@ export async function newest(m: MemoryLayout, index: OpenIndex, q: NewestQuery):
           hi = Math.max(hi, spans[p * 2 + 1]!)
         })
       }
-      for (let d = lo; d <= hi; d++) {
+      // Newest last in the log, mostly: from the end, the heaps fill with the newest first and most older
+      // documents then end at the floor check (the heaps' order does not depend on the order of offers).
+      for (let d = hi; d >= lo; d--) {
         const g = groupOf[kinds[d]! & 0x0f]!
         if (g < 0 || ks[g] === undefined || ok[projects[d]!] !== 1) continue
         const t = ts[d]!

@@ -89,6 +89,28 @@ describe('index segments', () => {
     expect(all.every((t, i) => i === 0 || t.hash > all[i - 1]!.hash)).toBe(true)
   })
 
+  it('reads the columns of a segment larger than its first read on first use, as the whole file holds them', () => {
+    const texts = Array.from({ length: 6000 }, (_, i) => `word${i} shared w${i % 7}x`)
+    const bytes = buildSegment(
+      logged(texts.map((t, i) => event(i, t, { kind: i % 3 === 0 ? 'commit' : 'request' }))),
+      { segment: 0, offset: 0 },
+      { segment: 0, offset: 1 },
+    )
+    const path = join(tempDir('bm-seg-'), 'big.bin')
+    writeFileSync(path, bytes)
+    const whole = segmentFromBuffer(bytes)
+    const seg = openSegment(path)
+    try {
+      expect(seg.header.layout.ts).toBeLessThan(64 * 1024) // the first column starts in the first read, the rest past it
+      expect(seg.header.layout.kinds).toBeGreaterThan(64 * 1024)
+      for (const column of ['ts', 'offsets', 'lengths', 'projects', 'kinds', 'skip', 'skipAt'] as const) expect([...seg[column]]).toEqual([...whole[column]])
+      expect(seg.ts).toBe(seg.ts) // read once
+      expect(postings(seg, 'word5999')).toEqual({ docs: [5999], tfs: [1] })
+    } finally {
+      seg.close()
+    }
+  })
+
   it('keeps documents of two log segments apart, and an event ends where its run ends', () => {
     const a = logged([event(0, 'alpha one'), event(1, 'alpha two')], 3, 100)
     const b = logged([event(2, 'alpha three')], 4, 0)

@@ -259,7 +259,12 @@ export function segmentFromBuffer(buf: Uint8Array, path = 'segment'): Segment {
   }
 }
 
-/** Opens a segment file for lazy reads (the file stays open until `close`); throws when it is not one (LegacySegment for format 1). */
+/**
+ * Opens a segment file for lazy reads (the file stays open until `close`); throws when it is not one (LegacySegment
+ * for format 1). The first read holds the header; the block table is read at once, each per-document column when
+ * it is first used: a search scores few segments (query.ts passes over those that cannot reach its top k), and
+ * reading every column of every segment was a fifth of a cold search.
+ */
 export function openSegment(path: string): Segment {
   const fd = openSync(path, 'r')
   let open = true
@@ -281,20 +286,55 @@ export function openSegment(path: string): Segment {
     if (magic !== MAGIC) throw new SegmentFormatError(`${path} is not an index segment`)
     const header = parseHeader(first, n, path)
     const L = header.layout
-    const head = new ArrayBuffer(L.dict)
-    const bytes = new Uint8Array(head)
-    bytes.set(first.subarray(0, Math.min(n, L.dict)))
-    if (L.dict > n) bytes.set(pread(n, L.dict - n), n)
-    const seg: Segment = {
+    const { docs, blocks } = header
+    /** A column: a view of the first read when it holds it, else its own read (sections are 8-byte aligned). */
+    const column = <T>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): (() => T) => {
+      if (at % width !== 0 || at < 8 || at + count * width > L.dict) throw new SegmentFormatError(`${path}: a damaged index segment`)
+      let made: T | undefined
+      return () => {
+        if (made === undefined) {
+          if (at + count * width <= n) made = new make(first.buffer, at, count)
+          else {
+            const bytes = pread(at, count * width)
+            made = new make(bytes.buffer as ArrayBuffer, 0, count)
+          }
+        }
+        return made
+      }
+    }
+    const wide = L.offsetWidth === 8
+    const ts = column(Float64Array, L.ts, docs, 8)
+    const offsets = wide ? column(Float64Array, L.offsets, docs, 8) : column(Uint32Array, L.offsets, docs, 4)
+    const lengths = column(Uint16Array, L.lengths, docs, 2)
+    const projects = column(Uint16Array, L.projects, docs, 2)
+    const kinds = column(Uint8Array, L.kinds, docs, 1)
+    const skip = column(Float64Array, L.skip, blocks, 8)()
+    const skipAt = column(Uint32Array, L.skipAt, blocks * 2, 4)()
+    return {
       header,
-      ...viewsOf(header, head, path),
+      get ts() {
+        return ts()
+      },
+      get offsets() {
+        return offsets()
+      },
+      get lengths() {
+        return lengths()
+      },
+      get projects() {
+        return projects()
+      },
+      get kinds() {
+        return kinds()
+      },
+      skip,
+      skipAt,
       read: pread,
       close: () => {
         if (open) closeSync(fd)
         open = false
       },
     }
-    return seg
   } catch (e) {
     if (open) closeSync(fd)
     throw e
@@ -312,7 +352,7 @@ function readRest(fd: number, from: number): Buffer[] {
   }
 }
 
-/** A term's postings in `seg`: its document count and the bytes of its list; undefined when the segment lacks it. */
+/** A term's postings in `seg`: its document count and the bytes of its list (read on first use); undefined when the segment lacks it. */
 export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8Array } | undefined {
   const { skip, skipAt } = seg
   let lo = 0
@@ -336,7 +376,17 @@ export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8
     h += r.varint()
     const df = r.varint()
     const length = r.varint()
-    if (h === hash) return { df, bytes: seg.read(L.postings + at, length) }
+    if (h === hash) {
+      // Read when first asked for: a search passes over most segments of a common term knowing only its count.
+      const from = L.postings + at
+      let bytes: Uint8Array | undefined
+      return {
+        df,
+        get bytes() {
+          return (bytes ??= seg.read(from, length))
+        },
+      }
+    }
     if (h > hash) return undefined
     at += length
   }

@@ -29,10 +29,17 @@ export interface FoundTranscript {
   mtime: number
 }
 
-export interface Found {
-  transcripts: FoundTranscript[]
+/** What a look at the host stores saw: compared with the stamp of the last catch-up (stamp.ts). */
+export interface Look {
   /** Sizes and mtimes of every transcript and folder walked, folded into one value: equal means nothing changed. */
   digest: string
+  /** Every folder walked, and the digest of their mtimes alone (foldersDigest): a file added, removed or renamed. */
+  folders: string[]
+  foldersDigest: string
+}
+
+export interface Found extends Look {
+  transcripts: FoundTranscript[]
 }
 
 /** Most path parts below a store's root a transcript may have (the old glob's `deep: 5`). */
@@ -67,17 +74,25 @@ class Digest {
   }
 }
 
+/** The folders of a walk: their paths, and their mtimes folded apart (foldersDigest stats them again). */
+interface Folders {
+  paths: string[]
+  digest: Digest
+}
+
 /**
  * The `.jsonl` files under `root`, each stat'ed and passed on with the path parts of its folder below `root`
  * (one array, changed as the walk goes: copy it to keep it); every folder's mtime and file's size and mtime go
- * into `digest` (a file renamed or removed changes its folder's mtime).
+ * into `digest` (a file renamed or removed changes its folder's mtime), and every folder into `folders`.
  */
-function walk(root: string, digest: Digest, onFile?: (path: string, dir: string[], name: string, size: number, mtime: number) => void): void {
+function walk(root: string, digest: Digest, folders: Folders, onFile?: (path: string, dir: string[], name: string, size: number, mtime: number) => void): void {
   const dir: string[] = []
   const visit = (path: string): void => {
     const st = statSync(path, NO_THROW)
     if (st === undefined || !st.isDirectory()) return
     digest.add(0, st.mtimeMs)
+    folders.paths.push(path)
+    folders.digest.add(0, st.mtimeMs)
     for (const e of entries(path)) {
       const name = e.name
       if (name.charCodeAt(0) === 46) continue // a dot name
@@ -104,30 +119,47 @@ const storeRoots = (env: NodeJS.ProcessEnv): { claude: string; codex: string[] }
 })
 
 /** The digest of every transcript's size and mtime (and of their folders): what a search compares with its stamp. */
-export function transcriptsDigest(env: NodeJS.ProcessEnv): string {
+export function lookAtStores(env: NodeJS.ProcessEnv): Look {
   const digest = new Digest()
+  const folders: Folders = { paths: [], digest: new Digest() }
   const roots = storeRoots(env)
-  walk(roots.claude, digest)
-  for (const root of roots.codex) walk(root, digest)
+  walk(roots.claude, digest, folders)
+  for (const root of roots.codex) walk(root, digest, folders)
+  return { digest: digest.value(), folders: folders.paths, foldersDigest: folders.digest.value() }
+}
+
+/**
+ * The mtimes of `folders` now, folded as a walk folds them (a folder gone or no longer one counts apart): equal to
+ * a look's `foldersDigest` when no transcript was added, removed or renamed in them since. A walk's store root
+ * that was missing is not in its list: a root made since is caught by the full look (stamp.ts, LOOK_EVERY_MS).
+ */
+export function foldersDigest(folders: readonly string[]): string {
+  const digest = new Digest()
+  for (const path of folders) {
+    const st = statSync(path, NO_THROW)
+    if (st === undefined || !st.isDirectory()) digest.add(1, 0)
+    else digest.add(0, st.mtimeMs)
+  }
   return digest.value()
 }
 
-/** Every transcript of every host, with its size and mtime, and the digest of all of them (as transcriptsDigest). */
+/** Every transcript of every host, with its size and mtime, and what a look sees (as lookAtStores). */
 export function findTranscripts(env: NodeJS.ProcessEnv): Found {
   const digest = new Digest()
+  const folders: Folders = { paths: [], digest: new Digest() }
   const transcripts: FoundTranscript[] = []
   const roots = storeRoots(env)
-  walk(roots.claude, digest, (path, dir, name, size, mtime) => {
+  walk(roots.claude, digest, folders, (path, dir, name, size, mtime) => {
     if (dir.length === 1) transcripts.push({ path, host: 'claude', session: name.slice(0, -'.jsonl'.length), size, mtime })
     else if (dir.length >= 3 && dir[2] === 'subagents') transcripts.push({ path, host: 'claude', session: dir[1]!, size, mtime })
   })
   for (const root of roots.codex) {
-    walk(root, digest, (path, _dir, _name, size, mtime) => {
+    walk(root, digest, folders, (path, _dir, _name, size, mtime) => {
       const session = codexSessionId(path)
       transcripts.push({ path, host: 'codex', ...(session ? { session } : {}), size, mtime })
     })
   }
-  return { transcripts, digest: digest.value() }
+  return { transcripts, digest: digest.value(), folders: folders.paths, foldersDigest: folders.digest.value() }
 }
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)

@@ -12,6 +12,12 @@ describe('tokens', () => {
     expect(queryTerms('resume.go resume')).toEqual({ words: ['resume', 'go'], exact: ['resume.go'] })
   })
 
+  it('reads letters and digits of any script (the Unicode forms, made on first use)', () => {
+    expect(words('überprüfe café zähler2 日本語')).toEqual(['überprüfe', 'café', 'zähler2', '日本語'])
+    expect(exactTokens('öffne src/zähler/main.go')).toEqual(['src/zähler/main.go', 'main.go', 'zähler/main.go'])
+    expect(words('plain ascii again')).toEqual(['plain', 'ascii', 'again'])
+  })
+
   it('hashes the two channels apart', () => {
     expect(termHash('resume', false)).not.toBe(termHash('resume', true))
     expect(Number.isSafeInteger(termHash('resume.go', true))).toBe(true)

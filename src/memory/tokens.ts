@@ -10,11 +10,19 @@ const STOP = new Set(
   ),
 )
 
-const WORD = /[\p{L}\p{N}]+/gu
 const CAMEL = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g
-/** Path and identifier characters: a run of them holding a separator or mixed case is an exact token. */
-const EXACT = /[\p{L}\p{N}_./\\@:+-]+/gu
-const SEPARATED = /[\p{L}\p{N}][._/\\:-][\p{L}\p{N}]|[a-z][A-Z]|_/u
+/**
+ * Letter and digit runs; path and identifier characters (a run of them holding a separator or mixed case is an
+ * exact token). Made on first use: a regular expression is parsed when made, and these Unicode classes cost a
+ * fresh process more than a whole selective search; an ASCII query never needs them.
+ */
+let unicode: { word: RegExp; exact: RegExp; separated: RegExp } | undefined
+const UNICODE = (): { word: RegExp; exact: RegExp; separated: RegExp } =>
+  (unicode ??= {
+    word: /[\p{L}\p{N}]+/gu,
+    exact: /[\p{L}\p{N}_./\\@:+-]+/gu,
+    separated: /[\p{L}\p{N}][._/\\:-][\p{L}\p{N}]|[a-z][A-Z]|_/u,
+  })
 // The same three for ASCII text, where letters and digits are [A-Za-z0-9]: the tokens are the same, and a query
 // (most are ASCII) spares a fresh process compiling the Unicode classes.
 const WORD_ASCII = /[A-Za-z0-9]+/g
@@ -24,7 +32,7 @@ const NOT_ASCII = /[^\x00-\x7f]/
 
 export function words(text: string): string[] {
   const out: string[] = []
-  for (const m of text.matchAll(NOT_ASCII.test(text) ? WORD : WORD_ASCII)) {
+  for (const m of text.matchAll(NOT_ASCII.test(text) ? UNICODE().word : WORD_ASCII)) {
     const raw = m[0]
     if (raw.length > 40) continue
     const w = raw.toLowerCase()
@@ -43,8 +51,8 @@ export function words(text: string): string[] {
 export function exactTokens(text: string): string[] {
   const out: string[] = []
   const ascii = !NOT_ASCII.test(text)
-  const separated = ascii ? SEPARATED_ASCII : SEPARATED
-  for (const m of text.matchAll(ascii ? EXACT_ASCII : EXACT)) {
+  const separated = ascii ? SEPARATED_ASCII : UNICODE().separated
+  for (const m of text.matchAll(ascii ? EXACT_ASCII : UNICODE().exact)) {
     const token = m[0].replace(/^[.:@+\\/-]+|[.:@+\\/-]+$/g, '')
     if (token.length < 3 || token.length > 200 || !separated.test(token)) continue
     const t = token.toLowerCase().replace(/\\/g, '/')
