@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
+import { commandKeys, coveredWords, echoedCommands, failedTests, keyCovers, leadWord, notAnError, withFailedTests } from './error-match.js'
 
 describe('notAnError', () => {
   it.each([
@@ -72,6 +72,24 @@ describe('keyCovers', () => {
   ])('%s covers %s: %s', (success, failure, covers) => {
     expect(keyCovers(success, failure)).toBe(covers)
   })
+
+  // resolveKeys compares a pair only when this holds: it must hold for every pair keyCovers accepts.
+  it('covers only when the success starts with the first or second word of the failure', () => {
+    const keys = [
+      ...['go test ./...', 'go test ./cmd/x/... TestA', 'pytest', 'pytest tests/test_a.py::test_one', 'cargo test parse_line'],
+      ...['git rebase *', 'git rebase origin/main', 'bun test', 'rtk bun test', 'npm test', 'npx vitest run', 'vitest run'],
+      ...['', ' ', 'a', 'a ', ' a', 'a  b', 'a b c', 'test', 'test ', ' test', 'x test', 'x  test', 'rtk  bun test'],
+    ]
+    let covered = 0
+    for (const success of keys) {
+      for (const failure of keys) {
+        if (!keyCovers(success, failure)) continue
+        covered++
+        expect(coveredWords(failure)).toContain(leadWord(success))
+      }
+    }
+    expect(covered).toBeGreaterThan(keys.length)
+  })
 })
 
 describe('failed go tests', () => {
@@ -87,5 +105,10 @@ describe('echoedCommands', () => {
   it('reads what mise and npm say they ran, not npm headers nor cut lines', () => {
     const out = '[lint] $ golangci-lint run ./...\n0 issues.\n\n> app@1.0.0 test\n> vitest run\n\n[test:integration] $ go test -tags=integration ./cmd/in…\n'
     expect(echoedCommands(out)).toEqual(['golangci-lint run ./...', 'vitest run'])
+  })
+
+  it('finds an echo at any line start, and none in an output without one', () => {
+    expect(echoedCommands('done\r> vitest run\u2028[x] $ make all')).toEqual(['vitest run', 'make all'])
+    expect(echoedCommands('a>b\n[x]$ make\n>vitest\n')).toEqual([])
   })
 })

@@ -326,6 +326,16 @@ export function keyCovers(success: string, failure: string): boolean {
   return inner.join(' ') === success || sameCheck(s, inner)
 }
 
+/** The first word of a success key: keyCovers(success, failure) holds only when it is one of coveredWords(failure). */
+export function leadWord(success: string): string {
+  return firstWord(success, 0)
+}
+
+/** The first and second words of a failure key, as keyCovers compares them with a success's first word. */
+export function coveredWords(failure: string): [string, string] {
+  return [firstWord(failure, 0), firstWord(failure, failure.indexOf(' ') + 1)]
+}
+
 /** The word of `key` starting at `from` (up to the next space); '' past the end or for from 0 of a missing space. */
 function firstWord(key: string, from: number): string {
   if (from <= 0 && key.indexOf(' ') === -1) return key
@@ -363,6 +373,8 @@ export function withFailedTests(key: string, tests: string[]): string {
 /** Commands a task runner echoes as it runs them (mise `[lint] $ golangci-lint run ./...`, npm `> vitest run`). */
 export function echoedCommands(output: string): string[] {
   const out: string[] = []
+  // Every echo holds `> ` or `] $ `: most outputs hold neither, and the multiline pattern tries every line start.
+  if (!output.includes('> ') && !output.includes('] $ ')) return out
   for (const m of output.matchAll(/^(?:\[[\w:.-]+\] \$|>) (.+)$/gm)) {
     const c = m[1]!.trim()
     if (/^\S+@\S+ \S+/.test(c) || c.endsWith('…')) continue // npm's `> pkg@1.0.0 test` header; a cut line

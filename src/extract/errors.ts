@@ -4,7 +4,18 @@
  */
 import { cutRedacted, mayRedactTo, redact } from '../redact/secrets.js'
 import { str } from '../shared/json.js'
-import { type CommandKeys, NOT_READ_YET, commandKeys, echoedCommands, failedTests, keyCovers, notAnError, withFailedTests } from './error-match.js'
+import {
+  type CommandKeys,
+  NOT_READ_YET,
+  commandKeys,
+  coveredWords,
+  echoedCommands,
+  failedTests,
+  keyCovers,
+  leadWord,
+  notAnError,
+  withFailedTests,
+} from './error-match.js'
 import { failureSummary } from './failures.js'
 import { changedOn } from './files.js'
 import type { ScriptNode } from './shell/index.js'
@@ -182,8 +193,28 @@ export function resolveChangedFiles(state: ExtractState, projectRoot: string, li
  * same few commands again and again (tests, builds, git status). A pure function's memo, so cleared when full.
  */
 const readKeys = new Map<string, CommandKeys>()
+/** The keys of recent commands read as given (rawKeysOf), for the same reason. */
+const rawKeys = new Map<string, CommandKeys>()
 const cutKeys = new Map<string, string>()
+/** The words keyCovers compares of recent failure keys (coveredWords), for the same reason. */
+const failureWords = new Map<string, [string, string]>()
 const READ_KEYS_MAX = 512
+
+/** `map.get(key)`, else `make()` remembered in `map`, which is cleared when full. */
+function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = make()
+    if (map.size >= READ_KEYS_MAX) map.clear()
+    map.set(key, value)
+  }
+  return value
+}
+
+/** A command's keys read as given, not redacted (`parsed`: its parse, when the caller has it). Not to be changed. */
+function rawKeysOf(command: string, shell: 'bash' | 'powershell', parsed: ScriptNode[] | undefined): CommandKeys {
+  return remembered(rawKeys, `${shell}\0${command}`, () => commandKeys(command, shell, parsed))
+}
 
 /**
  * A command's keys, read from the command once redacted: a key alone loses the context that shows a secret
@@ -191,15 +222,11 @@ const READ_KEYS_MAX = 512
  * the same way, so that they still match.
  */
 function keysOf(command: string, shell: 'bash' | 'powershell', parsed?: ScriptNode[]): CommandKeys {
-  const memo = `${shell}\0${command}`
-  let keys = readKeys.get(memo)
-  if (keys === undefined) {
+  const keys = remembered(readKeys, `${shell}\0${command}`, () => {
     const redacted = redact(command)
-    // Nothing redacted: the parse the caller already made of the command serves.
-    keys = redacted === command ? commandKeys(command, shell, parsed) : commandKeys(redacted, shell)
-    if (readKeys.size >= READ_KEYS_MAX) readKeys.clear()
-    readKeys.set(memo, keys)
-  }
+    // Nothing redacted: the keys read as given serve (startsWithAny has most often read them already).
+    return redacted === command ? rawKeysOf(command, shell, parsed) : commandKeys(redacted, shell)
+  })
   return { keys: [...keys.keys], probesOnly: keys.probesOnly }
 }
 
@@ -234,28 +261,29 @@ const keyWords = new WeakMap<ErrorRecord[], string[]>()
  * needed to compare. The command's words are the same either way, but for a command name made of a secret.
  */
 function startsWithAny(command: string, shell: 'bash' | 'powershell', parsed: ScriptNode[] | undefined, words: string[]): boolean {
-  return commandKeys(command, shell, parsed).keys.some((k) => words.includes(k.split(' ', 1)[0]!))
+  return rawKeysOf(command, shell, parsed).keys.some((k) => words.includes(k.split(' ', 1)[0]!))
 }
 
 const mayCover = (text: string, words: string[]): boolean => words.some((w) => text.includes(w))
 
 /** A key redacted and cut as a failure's keys are (remembered with the command keys, for the same reason). */
 function cutKey(key: string): string {
-  let cut = cutKeys.get(key)
-  if (cut === undefined) {
-    cut = cutRedacted(key, KEY_MAX)
-    if (cutKeys.size >= READ_KEYS_MAX) cutKeys.clear()
-    cutKeys.set(key, cut)
-  }
-  return cut
+  return remembered(cutKeys, key, () => cutRedacted(key, KEY_MAX))
 }
 
 /** Successful command keys, redacted as failure keys are, take the failure keys they cover off each open error. */
 function resolveKeys(state: ExtractState, succeeded: string[], ts: string | undefined): void {
   if (succeeded.length === 0 || !hasOpen(state, (e) => e.keys !== undefined)) return
   const redacted = succeeded.map(cutKey)
+  // keyCovers(s, f) needs the first word of s to be the first or second one of f: an error none of whose keys has
+  // one of those words is left as it is without comparing each pair (a long session has up to 50 open errors).
+  const leads = new Set(redacted.map(leadWord))
+  const mayBeCovered = (f: string): boolean => {
+    const [first, second] = remembered(failureWords, f, () => coveredWords(f))
+    return leads.has(first) || leads.has(second)
+  }
   for (const err of state.errors) {
-    if (err.resolved || err.keys === undefined) continue
+    if (err.resolved || err.keys === undefined || !err.keys.some(mayBeCovered)) continue
     const left = err.keys.filter((f) => !redacted.some((s) => keyCovers(s, f)))
     if (left.length === err.keys.length) continue
     // A chain `a && b` failed at one of its steps, most often its last: a later success of that one settles it.

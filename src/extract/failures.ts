@@ -7,6 +7,11 @@
 interface Summary {
   re: RegExp
   count?: number
+  /**
+   * Texts every match holds: a pattern runs only on an output that holds them all. Each multiline pattern tries
+   * every line start of outputs of up to 16,000 characters, and most outputs naming an error hold none of them.
+   */
+  needs: string[]
 }
 
 /**
@@ -14,32 +19,32 @@ interface Summary {
  * then the first compiler or linter error. Each is anchored at a line start so that logs quoting the words
  * (`Task 2 failed: …`, `grep FAIL`) do not count.
  */
-const SUMMARIES: Summary[] = [
+export const SUMMARIES: readonly Summary[] = [
   // vitest `Tests  2 failed | 5 passed (7)`, `Test Files  1 failed`, jest `Tests:       2 failed, 5 passed, 7 total`
-  { re: /^[ \t]*Test(?:s|s:| Files| Suites:)[ \t]+(\d+) failed\b.*$/m, count: 1 },
+  { re: /^[ \t]*Test(?:s|s:| Files| Suites:)[ \t]+(\d+) failed\b.*$/m, count: 1, needs: ['Test', ' failed'] },
   // pytest `==== 2 failed, 3 passed in 0.12s ====` and its -q form
-  { re: /^=*[ \t]*(?:\d+ \w+, )*(\d+) failed\b.*\bin [\d.]+s\b.*$/m, count: 1 },
+  { re: /^=*[ \t]*(?:\d+ \w+, )*(\d+) failed\b.*\bin [\d.]+s\b.*$/m, count: 1, needs: [' failed', 'in '] },
   // cargo
-  { re: /^test result: FAILED\b.*$/m },
+  { re: /^test result: FAILED\b.*$/m, needs: ['test result: FAILED'] },
   // bun test ` 2 fail`
-  { re: /^[ \t]*(\d+) fail$/m, count: 1 },
+  { re: /^[ \t]*(\d+) fail$/m, count: 1, needs: [' fail'] },
   // go test: the failing test, then the failing package
-  { re: /^[ \t]*--- FAIL: \S+.*$/m },
-  { re: /^FAIL[ \t]+\S+.*$/m },
+  { re: /^[ \t]*--- FAIL: \S+.*$/m, needs: ['--- FAIL: '] },
+  { re: /^FAIL[ \t]+\S+.*$/m, needs: ['FAIL'] },
   // eslint `✖ 3 problems (2 errors, 1 warning)`
-  { re: /^[ \t]*✖ \d+ problems? \((\d+) errors?\b.*$/m, count: 1 },
+  { re: /^[ \t]*✖ \d+ problems? \((\d+) errors?\b.*$/m, count: 1, needs: ['✖ ', ' problem'] },
   // tsc (pretty), mypy, ruff: `Found 2 errors in 1 file.`
-  { re: /^Found (\d+) errors?\b.*$/m, count: 1 },
+  { re: /^Found (\d+) errors?\b.*$/m, count: 1, needs: ['Found ', ' error'] },
   // tsc: `src/a.ts(3,7): error TS2304: …` and `src/a.ts:3:7 - error TS2304: …`
-  { re: /^\S.*?(?:\(\d+,\d+\):|:\d+:\d+ -) error TS\d+: .*$/m },
+  { re: /^\S.*?(?:\(\d+,\d+\):|:\d+:\d+ -) error TS\d+: .*$/m, needs: [' error TS'] },
   // rustc
-  { re: /^error\[E\d+\]: .*$/m },
-  { re: /^error: could not compile\b.*$/m },
+  { re: /^error\[E\d+\]: .*$/m, needs: ['error[E'] },
+  { re: /^error: could not compile\b.*$/m, needs: ['error: could not compile'] },
   // go build: a `# package` header, then its first `file.go:line:col: message`
-  { re: /^# \S+.*\r?\n(\S+\.go:\d+:\d+: .*)$/m },
+  { re: /^# \S+.*\r?\n(\S+\.go:\d+:\d+: .*)$/m, needs: ['# ', '.go:'] },
   // mypy `a.py:3: error: …`, flake8 `a.py:3:1: F401 …`, golangci-lint `a.go:3:1: … (errcheck)`
-  { re: /^\S+\.py:\d+: error: .*$/m },
-  { re: /^\S+\.py:\d+:\d+: [EFW]\d{3} .*$/m },
+  { re: /^\S+\.py:\d+: error: .*$/m, needs: ['.py:', ': error: '] },
+  { re: /^\S+\.py:\d+:\d+: [EFW]\d{3} .*$/m, needs: ['.py:'] },
 ]
 
 /** Cheap test before the patterns: every summary holds one of these words. */
@@ -48,7 +53,8 @@ const ANY = /FAIL|fail|error|✖| [EFW]\d{3} /
 /** The summary line of a failure in `output`, trimmed; undefined when it reports none. */
 export function failureSummary(output: string): string | undefined {
   if (!ANY.test(output)) return undefined
-  for (const { re, count } of SUMMARIES) {
+  for (const { re, count, needs } of SUMMARIES) {
+    if (!needs.every((text) => output.includes(text))) continue
     const m = re.exec(output)
     if (m === null) continue
     if (count !== undefined && Number(m[count]) === 0) continue

@@ -45,10 +45,29 @@ export function forEachCommand(command: string, shell: Shell, visit: (command: S
  * '' = where it started, null = somewhere we cannot follow, else the path as written.
  */
 export function walkScript(nodes: ScriptNode[], shell: Shell, visit: (command: ShellCommand) => void): string | null {
-  const scope: Scope = { cwd: '', stack: [] }
-  walk(nodes, shell, scope, visit, 0)
-  return scope.cwd
+  let walked = walks.get(nodes)
+  if (walked === undefined || walked.shell !== shell) {
+    const commands: ShellCommand[] = []
+    const scope: Scope = { cwd: '', stack: [] }
+    try {
+      walk(nodes, shell, scope, (c) => commands.push(c), 0)
+    } catch (e) {
+      for (const c of commands) visit(c) // the commands a failed walk reached, as a walk visiting them gave them
+      throw e
+    }
+    walked = { shell, commands, cwd: scope.cwd }
+    walks.set(nodes, walked)
+  }
+  for (const c of walked.commands) visit(c)
+  return walked.cwd
 }
+
+/**
+ * Each parse's walk, kept while the parse lives: the rules of a successful command (its error keys, its git
+ * events, its file changes) walk the same parse, and the walk cost a first capture about what the parse did.
+ * The walk is a pure function of the parse, and no visitor changes the commands it is given.
+ */
+const walks = new WeakMap<ScriptNode[], { shell: Shell; commands: ShellCommand[]; cwd: string | null }>()
 
 function walk(nodes: ScriptNode[], shell: Shell, scope: Scope, visit: (c: ShellCommand) => void, depth: number): void {
   const saved: Scope[] = []
