@@ -199,9 +199,12 @@ const cutKeys = new Map<string, string>()
 /** The words keyCovers compares of recent failure keys (coveredWords), for the same reason. */
 const failureWords = new Map<string, [string, string]>()
 const READ_KEYS_MAX = 512
+const MEMO_KEY_MAX = 1_000
 
 /** `map.get(key)`, else `make()` remembered in `map`, which is cleared when full. */
 function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+  // A long command (a heredoc, a script) is rarely run twice, and 512 of them would hold megabytes.
+  if (key.length > MEMO_KEY_MAX) return make()
   let value = map.get(key)
   if (value === undefined) {
     value = make()
