@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
+import { sealedHeader } from './helpers/narrative.js'
 
 const SID = 'cccccccc-1111-4222-8333-555555555555'
 const HEAVY = ['crypto', 'zlib', 'child_process', 'worker_threads']
@@ -67,5 +68,23 @@ describe('the light hook paths load no heavy built-in', () => {
     await heavyLoaded('check', payload('UserPromptSubmit', { prompt: 'go on' }), env) // the first check records its time
     const notDue = await heavyLoaded('check', payload('UserPromptSubmit', { prompt: 'go on' }), env)
     expect(notDue.heavy).toEqual([])
+  })
+
+  it('a Stop with nothing new that reads a handoff to judge it checks the seal without node:crypto', async () => {
+    await heavyLoaded('stop', payload('Stop', { stop_hook_active: false })) // nothing new
+    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, {
+      scope: 'repo',
+      project: 'proj',
+      repo_path: project,
+      branch: 'main',
+      session_id: SID,
+      written: new Date().toISOString(),
+    })
+    const body = `## Task\nCSV export.\n\n## Next step\nRun the tests.\n\n${'Notes on the exporter. '.repeat(12)}\n`
+    await writeFile(join(project, '.bookmark', 'bookmark.context.md'), `${header}\n${body}`)
+    // The handoff changed since the last judgement: this Stop reads it and checks its seal.
+    const idle = await heavyLoaded('stop', payload('Stop', { stop_hook_active: false }))
+    expect(idle.stdout.trim()).toBe('')
+    expect(idle.heavy).toEqual([])
   })
 })

@@ -6,10 +6,22 @@
  * copied folder, or whose header was edited, has none: it is ignored and nothing of it reaches the model.
  */
 import type { Identity } from '../restore/identity.js'
-import { crypto } from '../shared/builtin.js'
+import { hmacSha256Hex } from './sha256.js'
 
+/**
+ * sha256.ts's HMAC, not node:crypto's: a Stop with nothing new or a startup restore checks a handoff's seal, and
+ * loading node:crypto would cost either hook more than all its other work.
+ */
 function sealFor(key: Buffer, root: string, sessionId: string, written: string): string {
-  return crypto().createHmac('sha256', key).update(`bookmark narrative\0${root}\0${sessionId}\0${written}`).digest('hex').slice(0, 32)
+  return hmacSha256Hex(key, Buffer.from(`bookmark narrative\0${root}\0${sessionId}\0${written}`, 'utf8')).slice(0, 32)
+}
+
+/** Whether two strings are equal, in a time that depends on their length only. */
+function sameInConstantTime(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
 }
 
 /** The seal to hand out with a header for `root` (its session id and written time). */
@@ -20,6 +32,5 @@ export function narrativeSeal(key: Buffer, root: string, identity: Pick<Identity
 /** Whether `identity` carries the seal this key makes for `root`. */
 export function hasValidSeal(key: Buffer | undefined, root: string, identity: Identity): boolean {
   if (!key || identity.scope !== 'repo' || !identity.seal || !/^[0-9a-f]{32}$/.test(identity.seal.trim())) return false
-  const expected = Buffer.from(narrativeSeal(key, root, identity), 'hex')
-  return crypto().timingSafeEqual(expected, Buffer.from(identity.seal.trim(), 'hex'))
+  return sameInConstantTime(narrativeSeal(key, root, identity), identity.seal.trim())
 }

@@ -98,6 +98,16 @@ describe('narrative seals', () => {
     expect(hasValidSeal(undefined, '/p', { ...id, seal })).toBe(false)
     expect(hasValidSeal(key, '/p', id)).toBe(false)
   })
+
+  it('are node:crypto’s HMAC-SHA256 of the same text, so seals handed out before still hold', () => {
+    const key = randomBytes(32)
+    const id = { scope: 'repo' as const, session_id: 'ab12-é', written: '2026-12-01T10:00:00.000Z' }
+    const root = '/home/ünï/proj ✓'
+    const want = createHmac('sha256', key).update(`bookmark narrative\0${root}\0ab12-é\0${id.written}`).digest('hex').slice(0, 32)
+    expect(narrativeSeal(key, root, id)).toBe(want)
+    expect(hasValidSeal(key, root, { ...id, seal: want })).toBe(true)
+    expect(hasValidSeal(key, root, { ...id, seal: `${want.slice(0, 31)}${want[31] === '0' ? '1' : '0'}` })).toBe(false)
+  })
 })
 
 describe('reading a FIFO where a store file should be', () => {
