@@ -1,6 +1,15 @@
 /** Guards for untrusted JSON values (transcript lines, payloads, our own stored files). */
 export type Json = Record<string, unknown>
 
+/** `JSON.parse(text)`, or undefined when the text is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

@@ -10,6 +10,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs'
 import { statOrNone } from '../shared/fsp.js'
+import { parseJson } from '../shared/json.js'
 import { readStoreFile } from './read.js'
 
 export const STATS_CAP = 64 * 1024
@@ -73,12 +74,7 @@ const count = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 const time = (v: unknown): v is number => count(v) && v <= 8_640_000_000_000_000
 
 function parse(text: string): Line | undefined {
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const v = parseJson(text)
   if (v === null || typeof v !== 'object') return undefined
   const o = v as Record<string, unknown>
   if (o.k === 'r' && count(o.c) && time(o.t) && (RESTORE_SOURCES as readonly unknown[]).includes(o.s))

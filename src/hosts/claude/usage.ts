@@ -1,7 +1,7 @@
 /**
  * The context usage of a Claude Code transcript line, for the check hook's tail read (transcript/tail.ts).
  */
-import { isObject, str } from '../../shared/json.js'
+import { isObject, parseJson, str } from '../../shared/json.js'
 import type { TailUsage, UsageReader } from '../../transcript/tail.js'
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
@@ -12,12 +12,7 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(
  * otherwise load on every prompt. transcript/tail.test.ts holds the two to the same answer on every corpus session.
  */
 function usageOf(text: string): TailUsage | undefined {
-  let r: unknown
-  try {
-    r = JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const r = parseJson(text)
   if (!isObject(r) || r.type !== 'assistant' || r.isSidechain === true || r.isApiErrorMessage === true) return undefined
   const message = r.message
   if (!isObject(message) || !isObject(message.usage)) return undefined

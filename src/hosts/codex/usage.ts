@@ -2,7 +2,7 @@
  * The context usage of a Codex rollout line, for the check hook's tail read (transcript/tail.ts): the
  * `event_msg/token_count` record both rollout generations write after each model response, with the window.
  */
-import { isObject, str } from '../../shared/json.js'
+import { isObject, parseJson, str } from '../../shared/json.js'
 import type { TailUsage, UsageReader } from '../../transcript/tail.js'
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0)
@@ -13,12 +13,7 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(
  * (a rate-limit update) says nothing of the context.
  */
 function usageOf(text: string): TailUsage | undefined {
-  let r: unknown
-  try {
-    r = JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const r = parseJson(text)
   if (!isObject(r) || r.type !== 'event_msg' || !isObject(r.payload) || r.payload.type !== 'token_count') return undefined
   const info = r.payload.info
   if (!isObject(info) || !isObject(info.last_token_usage)) return undefined

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path'
 import { open, readFile } from '../../shared/fsp.js'
-import { type Json, isObject, str } from '../../shared/json.js'
+import { type Json, isObject, parseJson, str } from '../../shared/json.js'
 import { type TailUsage, type UsageReader, tailUsage } from '../../transcript/tail.js'
 import { isJsonSession } from './read.js'
 import { geminiDir } from './transcripts.js'
@@ -46,14 +46,6 @@ function lastOf(messages: unknown[]): TailUsage | undefined {
   return undefined
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * A chat file's line, newest first: a `$set.messages` checkpoint settles it (its newest usage, or none), a `gemini`
  * message with `tokens` gives its own.
@@ -61,7 +53,7 @@ function parse(text: string): unknown {
 const geminiLines: UsageReader = {
   needles: ['"$set"', '"tokens"'],
   usageOf(line) {
-    const r = parse(line)
+    const r = parseJson(line)
     if (!isObject(r)) return undefined
     if (!line.includes('"$set"')) return usageOf(r)
     const messages = isObject(r.$set) ? (r.$set as Json).messages : undefined
@@ -83,7 +75,7 @@ export async function latestTokens(path: string, maxBytes: number): Promise<Tail
       if (size > maxBytes) return undefined
       const whole = Buffer.alloc(size)
       await fh.read(whole, 0, size, 0)
-      const session = parse(whole.toString('utf8'))
+      const session = parseJson(whole.toString('utf8'))
       return isObject(session) && Array.isArray(session.messages) ? lastOf(session.messages) : undefined
     }
     return await tailUsage(fh, size, geminiLines, maxBytes)
@@ -97,7 +89,7 @@ export async function compressionThreshold(cwd: string, env: NodeJS.ProcessEnv):
   for (const file of [join(cwd, '.gemini', 'settings.json'), join(geminiDir(env), 'settings.json')]) {
     const text = await readFile(file, 'utf8').catch(() => undefined)
     if (text === undefined) continue
-    const settings = parse(text) ?? parse(withoutComments(text))
+    const settings = parseJson(text) ?? parseJson(withoutComments(text))
     const model = isObject(settings) && isObject(settings.model) ? settings.model : undefined
     const t = model?.compressionThreshold
     // Gemini takes 0 (or nothing) as "the default".
