@@ -28,7 +28,7 @@ export function redactDeep<T>(value: T, known?: KnownRedacted): T {
  * folded a turn into; parsed apart, since the fold changes its own copy). A string equal to prior's at the same place
  * (the same key of the object at the same path, or the list item at the same place once the lists are aligned) is
  * such an output and comes out of redaction unchanged, so it is kept; so is a key the prior object has. Walking both
- * side by side does what `knownRedacted` does without hashing every string of the state into sets, which cost a
+ * side by side skips what a KnownRedacted of the stored state would, without hashing every string of it into sets, which cost a
  * capture more than the rest of its redaction and the optimizing compiler more still. `long` collects the result's
  * strings of LONG_STRING characters or more (for `KnownRedacted.strings`).
  */
@@ -116,7 +116,7 @@ function sameItem(a: unknown, b: unknown): boolean {
 }
 
 /**
- * What an earlier `redactDeep` already wrote, as found when reading it back (`knownRedacted`): a string
+ * What an earlier `redactDeep` already wrote, as found when reading it back: a string
  * there, under the same key, comes out of redaction unchanged, so `redactDeep` skips it. A capture rewrites
  * its stored state after each turn; without this it would redact the whole session again every time.
  */
@@ -131,36 +131,6 @@ export interface KnownRedacted {
    * for no judgement of its own (no secret's name), where `redactField` gives them back unchanged.
    */
   readonly strings?: ReadonlySet<string>
-}
-
-/** The strings of `value`, a parsed file that `redactDeep` wrote (see KnownRedacted). */
-export function knownRedacted(value: unknown): KnownRedacted {
-  const fields = new Map<string, Set<string>>()
-  const keys = new Set<string>()
-  const items = new Set<string>()
-  const visit = (v: unknown, depth: number): void => {
-    if (v === null || typeof v !== 'object' || depth >= MAX_DEPTH) return
-    if (Array.isArray(v)) {
-      for (const item of v) {
-        if (typeof item === 'string') items.add(item)
-        else visit(item, depth + 1)
-      }
-      return
-    }
-    const source = v as Record<string, unknown>
-    for (const key in source) {
-      if (!Object.prototype.hasOwnProperty.call(source, key)) continue
-      const item = source[key]
-      keys.add(key)
-      if (typeof item === 'string') {
-        let set = fields.get(key)
-        if (!set) fields.set(key, (set = new Set()))
-        set.add(item)
-      } else visit(item, depth + 1)
-    }
-  }
-  visit(value, 0)
-  return { fields, keys, items }
 }
 
 interface WalkContext {

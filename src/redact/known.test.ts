@@ -1,6 +1,36 @@
 import { describe, expect, it } from 'vitest'
-import { knownRedacted, redactDeep, redactOver } from './secrets.js'
+import { type KnownRedacted, redactDeep, redactOver } from './secrets.js'
 import { LONG_STRING } from './deep.js'
+
+/** The strings of `value`, a parsed file that `redactDeep` wrote, as a KnownRedacted (captures now use redactOver). */
+function knownRedacted(value: unknown): KnownRedacted {
+  const fields = new Map<string, Set<string>>()
+  const keys = new Set<string>()
+  const items = new Set<string>()
+  const visit = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth >= 100) return
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (typeof item === 'string') items.add(item)
+        else visit(item, depth + 1)
+      }
+      return
+    }
+    const source = v as Record<string, unknown>
+    for (const key in source) {
+      if (!Object.prototype.hasOwnProperty.call(source, key)) continue
+      const item = source[key]
+      keys.add(key)
+      if (typeof item === 'string') {
+        let set = fields.get(key)
+        if (!set) fields.set(key, (set = new Set()))
+        set.add(item)
+      } else visit(item, depth + 1)
+    }
+  }
+  visit(value, 0)
+  return { fields, keys, items }
+}
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`
 

@@ -28,6 +28,6 @@
 
 export { SECRET_KINDS, type SecretKind } from './kinds.js'
 export { cutRedacted, cutRedactedTwice, mayRedactTo, redact } from './engine.js'
-export { type KnownRedacted, TOO_DEEP_MARKER, knownRedacted, redactDeep, redactOver } from './deep.js'
+export { type KnownRedacted, TOO_DEEP_MARKER, redactDeep, redactOver } from './deep.js'
 export { SENSITIVE_WORDS } from './assignments.js'
 export { NEEDLES, needlesIn } from './needles.js'
