@@ -206,6 +206,34 @@ describe('a hook whose package is gone', () => {
   }
 })
 
+describe('a hook line written before the guard ran the entry as a script', () => {
+  // Until `bookmark setup` runs again, settings keep the older guard, which loads bin/bookmark.cjs with `require`.
+  const OLD_GUARD = 'const f=process.argv[1];require("fs").existsSync(f)&&require(f)'
+
+  it('still captures through the older line, and setup replaces that line with the current guard', async () => {
+    const pkg = await packageCopy()
+    const bin = join(pkg, 'bin', 'bookmark.cjs')
+    expect((await runCli(['setup', '--hook-form', 'exec'], { env: sb.env, bin })).code).toBe(0)
+    const written = JSON.parse(await readFile(settings, 'utf8')) as { hooks: Hooks }
+    written.hooks.Stop![0]!.hooks[0]!.args = ['-e', OLD_GUARD, bin, 'stop']
+    await writeFile(settings, JSON.stringify(written, null, 2))
+    const { transcript, sessionId } = await session()
+    const payload = { session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: false }
+    const run = await runHandler((await hooksOf()).Stop![0]!.hooks[0]!, payload, project, sb.env)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toBe('')
+    expect(await readdir(join(project, '.bookmark', 'snapshots'))).toHaveLength(1)
+    expect((await runCli(['setup', '--hook-form', 'exec'], { env: sb.env, bin })).code).toBe(0)
+    expect((await hooksOf()).Stop).toEqual([{ hooks: [{ type: 'command', command: process.execPath, args: ['-e', GUARD, bin, 'stop'], timeout: 60 }] }])
+  })
+
+  it('the current guard runs the entry as a script, not through the module loader', () => {
+    // A require from `node -e` costs a hook several percent of a bare Node start (docs/BENCHMARKS.md).
+    expect(GUARD).not.toMatch(/require\(f\)/)
+    expect(GUARD).toContain('runInThisContext(')
+  })
+})
+
 describe('doctor runs each wired hook as the installed Claude Code would', () => {
   it('passes hooks that work, and fails exec-form hooks under a version that ignores args', async () => {
     await fakeClaude(sb, '2.1.332')

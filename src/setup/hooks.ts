@@ -48,8 +48,9 @@ export const geminiHookName = (hook: HookName): string => `bookmark-${hook}`
  * without `bookmark uninstall` leaves hooks that exit 0 silently instead of failing every session. It
  * lives in the settings entry itself, not in a file, so there is nothing left for a user to delete
  * that could break it. No `$`, no `'`: it survives both forms' quoting and ${VAR} substitution.
+ * It runs the entry as a script (bin/bookmark.cjs says why), not through `require`.
  */
-export const GUARD = 'const f=process.argv[1];require("fs").existsSync(f)&&require(f)'
+export const GUARD = 'const f=process.argv[1],s=require("fs");s.existsSync(f)&&require("vm").runInThisContext(s.readFileSync(f,"utf8"),f)'
 
 export interface ExecHandler {
   type: 'command'
