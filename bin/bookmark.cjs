@@ -1,32 +1,17 @@
 #!/usr/bin/env node
-// The `bookmark` command. CommonJS (bin/package.json says so): an ES module entry alone costs several
-// percent of a bare Node start, and the hooks are timed against one (docs/BENCHMARKS.md).
-//
-// A hook as installed (`bookmark stop`, nothing else on the line, or `bookmark stop --host codex|gemini`) loads its own bundle,
-// dist/cli/hook-<name>.cjs, which holds just what that hook does on every call, with V8's code cache:
-// compiling the bundle was the largest part of a hook's own cost, and a cached compile is a fraction of
-// it. The cache lives in <bookmark home>/cache/ (a private folder, never through a symlink), one file per
-// bundle file, named after the file's size, mtime and inode and Node's version, so a rebuilt or updated
-// file never meets a stale cache; V8 rejects a cache made under other flags and the file is compiled as
-// usual. A cache is written at exit, after the hook has answered, and holds the functions compiled until
-// then: the code of one run's path. So it is written by the first CACHE_RUNS runs of a bundle, each adding
-// what its run compiled (a first restore in the home folder would otherwise leave a project's restore
-// compiling its functions on every call), and then only read. The first byte of the file counts them.
-// Nothing here may fail a hook: any problem with the cache means an ordinary compile.
-// BOOKMARK_CODE_CACHE=0 turns it off.
-// `bookmark search …` loads its own bundle too (dist/cli/search.cjs: a search is timed against a bare Node
-// start, docs/SEARCH.md), with the cache, which it makes only inside an existing bookmark home.
-// Every other command line loads the whole CLI (dist/cli/bookmark.cjs), the same way: its 165 KB cost every
-// command (the first capture of a long session included) about 10 ms to compile. A command uses the cache
-// folder only when it is there (a hook makes it): `bookmark --help` never creates the bookmark home, and
-// `uninstall --purge` never leaves one behind. Keep HOOKS equal to src/hooks/names.ts.
-// Two ways in: as the package's command (a CommonJS module), or run as a script by the hooks' guard
-// (GUARD in src/setup/hooks.ts), which reads this file and runs it with node:vm: Node's CommonJS loader
-// is ready-made only for a main file, and a require from `node -e` costs several percent of a bare Node
-// start (docs/BENCHMARKS.md). The guard's `require` gives Node's modules, all a hook bundle asks for.
+// The `bookmark` command, CommonJS (an ES module entry costs a hook several percent of a bare Node start).
+// A hook line (`bookmark stop`, or `bookmark stop --host codex|gemini`) loads only that hook's bundle,
+// dist/cli/hook-<name>.cjs, `bookmark search` its own, any other command the whole CLI; each compiles from
+// V8's code cache in <bookmark home>/cache/. docs/DESIGN.md ("How a hook stays near the cost of a bare Node
+// start") says why and how. Nothing here may fail a hook. Keep HOOKS equal to src/hooks/names.ts.
+// Two ways in: as the package's command (a CommonJS module), or as a script that the hooks' guard (GUARD in
+// src/setup/hooks.ts) runs with node:vm, which costs less than a `require` from `node -e`. The guard's
+// `require` gives Node's modules, all that a hook bundle asks for.
 'use strict'
 ;(function (bin) {
   const HOOKS = ['stop', 'check', 'restore', 'precompact']
+  // A cache is written at exit by the first CACHE_RUNS runs of a bundle file, each adding what its run compiled
+  // (its first byte counts them), then only read; V8 rejects one made under other flags.
   const CACHE_RUNS = 3
   const command = process.argv[2]
   // `bookmark stop --host codex` (or gemini): the line setup writes for Codex CLI and Gemini CLI (src/cli/hook-main.ts reads the host).
