@@ -15,6 +15,7 @@ import type { MemoryLayout } from './paths.js'
 import { type ProjectWant, projectMatches } from './projects.js'
 import { EventReader } from './reader.js'
 import { type Segment, findTerm, hostName, placeOf } from './segment.js'
+import { type Kernel, makeKernel } from './score-wasm.js'
 import { queryTerms, termHash } from './tokens.js'
 import { TopK } from './top.js'
 
@@ -80,7 +81,7 @@ interface Term {
   weight: number
   df: number
   counts: boolean
-  lists: ({ df: number; bytes: Uint8Array } | undefined)[]
+  lists: ({ df: number; length: number; bytes: Uint8Array } | undefined)[]
 }
 
 /**
@@ -90,7 +91,7 @@ interface Term {
  * the list is read up to document `upTo`, the last touched one. Returns the new count of touched documents, -1 for a
  * damaged list.
  */
-function addPostings(
+export function addPostings(
   list: { df: number; bytes: Uint8Array },
   weight: number,
   lengths: Uint16Array,
@@ -176,6 +177,43 @@ function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: numb
   f.total += total
 }
 
+/**
+ * collectRelevant with the kernel (score-wasm.ts): it filters the touched documents and keeps those whose sum can
+ * still reach the floor, which is the heap's or a lower bound of the k-th best sum among them (a histogram's
+ * bucket: k documents score at least that, the boost being at least 1); a document below it is not among the top
+ * k whatever the order of offers. The few left are offered here, as collectRelevant does.
+ */
+function collectKernel(
+  kernel: Kernel,
+  seg: Columns,
+  si: number,
+  nt: number,
+  acc: Float64Array,
+  okProject: Uint8Array,
+  f: Filters,
+  top: TopK,
+  most: number,
+): void {
+  const scale = most > 0 && Number.isFinite(most) ? 255 / most : 0
+  const m = kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
+  f.total += m
+  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), 1 + BOOST)
+  const { out } = kernel
+  const { ts } = seg
+  const { now } = f
+  let floor = f.floor
+  for (let j = 0; j < n; j++) {
+    const d = out[j]!
+    const t = ts[d]!
+    const s = acc[d]!
+    if (s * (1 + BOOST) < floor) continue
+    const age = t > 0 ? Math.max(0, now - t) : Infinity
+    const boosted = s * (1 + BOOST * Math.exp(-age / (BOOST_DAYS * DAY)))
+    if (boosted >= floor) floor = top.offer(boosted, t, si, d)
+  }
+  f.floor = floor
+}
+
 /** The highest document number of `touched[0 .. nt)` (its own function: a hot loop in `run` would compile all of it). */
 function lastOf(touched: Int32Array, nt: number): number {
   let last = -1
@@ -210,8 +248,16 @@ function warmUp(norm0: number, normPer: number, filters: Filters): void {
   }
 }
 
-/** Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. */
-function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined): void {
+/**
+ * Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. When many are,
+ * zeroing the segment's stretch at once costs less than a loop over them.
+ */
+function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined, docs: number): void {
+  if (nt * 16 > docs) {
+    acc.fill(0, 0, docs)
+    matched?.fill(0, 0, docs)
+    return
+  }
   for (let j = 0; j < nt; j++) acc[touched[j]!] = 0
   if (matched) for (let j = 0; j < nt; j++) matched[touched[j]!] = 0
 }
@@ -307,9 +353,13 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
   // collecting hundreds of KB per segment cost more than the scoring.
   const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
-  const acc = new Float64Array(most)
-  const touched = new Int32Array(most)
-  const matched = q.recent ? new Uint8Array(most) : undefined
+  // The posting lists are summed by a WebAssembly function (score-wasm.ts: a fresh process runs the JavaScript
+  // loop unoptimised); the plain way (`exhaustive`, which tests compare with) keeps the JavaScript loop.
+  const maxList = terms.reduce((n, t) => t.lists.reduce((m, l) => Math.max(m, l?.length ?? 0), n), 0)
+  const kernel = q.exhaustive ? undefined : makeKernel(most, maxList, q.recent === true)
+  const acc = kernel?.acc ?? new Float64Array(most)
+  const touched = kernel?.touched ?? new Int32Array(most)
+  const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
@@ -331,6 +381,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       // (a score only grows as terms are added).
       let floor = filters.floor
       let upTo = -1
+      if (kernel) kernel.setLengths(seg.lengths)
       for (let ti = 0; ti < terms.length; ti++) {
         const t = terms[ti]!
         const list = t.lists[si]
@@ -341,15 +392,19 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
           if (upTo < 0) upTo = lastOf(touched, nt)
         }
         rest -= t.weight * (1 + BOOST)
-        nt = addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
+        const docs = seg.header.docs
+        nt = kernel
+          ? kernel.add(list.bytes, list.df, t.weight, norm0, normPer, nt, t.counts, only, upTo, docs)
+          : addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
         if (nt < 0) throw new Error('a damaged posting list')
         // Worked out only while the heap has no floor yet (the first segment), over few documents.
         if (!only && floor === -Infinity && rest < Infinity && nt >= k && nt <= PARTIAL_MAX && ti + 1 < terms.length)
           floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
       }
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
+      else if (kernel) collectKernel(kernel, seg, si, nt, acc, okProject, filters, top, bound[si]! / (1 + BOOST))
       else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
-      clear(touched, nt, acc, matched)
+      clear(touched, nt, acc, matched, seg.header.docs)
     }
     return { top, total: filters.total, pruned }
   }
