@@ -226,7 +226,7 @@ function lastOf(touched: Int32Array, nt: number): number {
  * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
  * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
  * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
- * few calls).
+ * few calls). Not with the kernel (score-wasm.ts): the few offers it leaves run as they come.
  */
 function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const docs = new Float64Array(101)
@@ -239,11 +239,11 @@ function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const touched = new Int32Array(1)
   const one = new Float64Array(1)
   for (let i = 0; i < 40; i++) {
+    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
     docs[100] = 0
     addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(passed, 1, lengths, norm0, normPer, one, touched, 0, undefined, true, -1)
-    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
     collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
   }
 }
@@ -348,7 +348,6 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   // Relevance: the segments that may score highest first, so the heap's floor rises early.
   const order = segs.map((_, si) => si)
   if (!q.recent) order.sort((a, b) => bound[b]! - bound[a]! || a - b)
-  warmUp(norm0, normPer, filters)
   const seen = new Map<string, boolean>()
   // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
   // collecting hundreds of KB per segment cost more than the scoring.
@@ -360,6 +359,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const acc = kernel?.acc ?? new Float64Array(most)
   const touched = kernel?.touched ?? new Int32Array(most)
   const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
+  if (!kernel) warmUp(norm0, normPer, filters)
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
@@ -389,7 +389,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
         const only = rest <= floor
         if (only) {
           pruned = true
-          if (upTo < 0) upTo = lastOf(touched, nt)
+          if (upTo < 0) upTo = kernel ? kernel.last(nt) : lastOf(touched, nt)
         }
         rest -= t.weight * (1 + BOOST)
         const docs = seg.header.docs

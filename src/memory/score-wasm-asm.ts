@@ -4,7 +4,7 @@
  * that they are the same. After an edit here: `npx vitest run src/memory/score-wasm.test.ts` prints the new bytes.
  *
  * The functions, step for step as the JavaScript they stand for (query.ts): `add` is `addPostings`, `filter` the
- * checks of `collectRelevant` with a histogram of sums, `cut` its floor check.
+ * checks of `collectRelevant` with a histogram of sums, `cut` its floor check, `last` is `lastOf`.
  */
 
 const I32 = 0x7f
@@ -258,31 +258,52 @@ function cutBody(): number[] {
   ]
 }
 
+/** `last`: the highest of `touched[0 .. nt)`, -1 for none (query.ts `lastOf`). */
+function lastBody(): number[] {
+  const [TOUCHED_, NT_, J, D_, LAST] = [0, 1, 2, 3, 4]
+  // prettier-ignore
+  return [
+    ...i32(-1), ...set(LAST),
+    BLOCK, EMPTY,
+    LOOP, EMPTY,
+    ...get(J), ...get(NT_), I32_GE_S, BR_IF, 1,
+    ...nextOf(TOUCHED_, J, D_),
+    ...get(D_), ...get(LAST), I32_GT_S, IF, EMPTY, ...get(D_), ...set(LAST), END_OP,
+    BR, 0,
+    END_OP,
+    END_OP,
+    ...get(LAST),
+    END_OP,
+  ]
+}
+
 const fn = (params: number[]): number[] => [0x60, ...vec(params.map((p) => [p])), ...vec([[I32]])]
 const code = (locals: number[][], body: number[]): number[] => {
   const all = [...vec(locals), ...body]
   return [...uleb(all.length), ...all]
 }
 
-/** The module: memory imported as `m.mem` (any size); `add`, `filter` and `cut` exported. */
+/** The module: memory imported as `m.mem` (any size); `add`, `filter`, `cut` and `last` exported. */
 export function moduleBytes(): Uint8Array {
   const types = [
     fn([I32, I32, I32, F64, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32]),
     fn([I32, I32, I32, I32, I32, I32, I32, I32, F64, F64, I32, I32, F64]),
     fn([I32, I32, I32, F64, F64]),
+    fn([I32, I32]),
   ]
   const imports = [...name('m'), ...name('mem'), 0x02, 0x00, 0]
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec(types)),
     ...section(2, vec([imports])),
-    ...section(3, vec([[0], [1], [2]])),
+    ...section(3, vec([[0], [1], [2], [3]])),
     ...section(
       7,
       vec([
         [...name('add'), 0x00, 0],
         [...name('filter'), 0x00, 1],
         [...name('cut'), 0x00, 2],
+        [...name('last'), 0x00, 3],
       ]),
     ),
     ...section(
@@ -306,6 +327,7 @@ export function moduleBytes(): Uint8Array {
           filterBody(),
         ),
         code([[...uleb(3), I32]], cutBody()),
+        code([[...uleb(3), I32]], lastBody()),
       ]),
     ),
   ])

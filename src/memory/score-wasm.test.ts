@@ -85,7 +85,7 @@ describe('the WebAssembly scoring loop', () => {
 })
 
 describe('the WebAssembly filter', () => {
-  it('passes the documents collectRelevant passes, and cuts at a floor k of them reach', () => {
+  it('passes the documents collectRelevant passes, cuts at a floor k of them reach, finds the last', () => {
     const rnd = random(11)
     const docs = 20_000
     const kernel = makeKernel(docs, 16, false)!
@@ -125,6 +125,8 @@ describe('the WebAssembly filter', () => {
         if (sums[k - 1]! >= (2 * most) / 255) expect(edge).toBeGreaterThan(sums[k - 1]! - (2 * most) / 255)
       }
     }
+    expect(kernel.last(nt)).toBe(Math.max(...kernel.touched.subarray(0, nt)))
+    expect(kernel.last(0)).toBe(-1)
     for (const floor of [-Infinity, 0.5, 3, 11]) {
       kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
       kernel.edge(1, scale)

@@ -22,7 +22,7 @@ declare const WebAssembly: {
 
 /** score-wasm-asm.ts's `moduleBytes()`, base64. */
 export const MODULE =
-  'AGFzbQEAAAABLQNgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AFf39/fHwBfwIKAQFtA21lbQIAAAMEAwABAgcWAwNhZGQAAAZmaWx0ZXIAAQNjdXQAAgrjBQPXAwMGfwJ8AX8gACEOQX8hD0EAIRACQANAIBAgAk4NASAOIAFPBEBBfw8LIA4tAAAhESAOQQFqIQ4gEUH/AHEhEkEHIRMCQANAIBFBgAFJDQEgDiABTwRAQX8PCyATQRxLBEBBfw8LIA4tAAAhESAOQQFqIQ4gEiARQf8AcSATdHIhEiATQQdqIRMMAAsLIA9BAWogEkEBdmohDyAPIA1PBEBBfw8LRAAAAAAAAPA/IRQgEkEBcQRAIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgErhEAAAAAAAAAECgIRQLIAYgD0EDdGohFiAWKwMAIRUgFUQAAAAAAAAAAGEEQCALRQRAIAcgCUECdGogDzYCACAJQQFqIQkFIA8gDEoEQCAJDwsgEEEBaiEQDAILCyAWIBUgAyAUoiAUIASgIAUgCCAPQQF0ai8BALiioKOgOQMAIAoEQCAKIA9qIAogD2otAABBAWo6AAALIBBBAWohEAwACwsgDiABRgR/IAkFQX8LC7YBAwN/AXwBfwJAA0AgDSABTg0BIAAgDUECdGooAgAhDyANQQFqIQ0gBiADIA9qLQAAQQ9xai0AAEEBRw0AIAcgBCAPQQF0ai8BAGotAABBAUcNACAFIA9BA3RqKwMAIRAgECAIYw0AIBAgCWYNACAKIA5BAnRqIA82AgAgDkEBaiEOIAsgAiAPQQN0aisDACAMokQAAAAAAOBvQKSrQQJ0aiERIBEgESgCAEEBajYCAAwACwsgDgtQAQN/AkADQCAFIAFODQEgACAFQQJ0aigCACEHIAVBAWohBSACIAdBA3RqKwMAIASiIANjDQAgACAGQQJ0aiAHNgIAIAZBAWohBgwACwsgBgs='
+  'AGFzbQEAAAABMwRgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AFf39/fHwBf2ACf38BfwIKAQFtA21lbQIAAAMFBAABAgMHHQQDYWRkAAAGZmlsdGVyAAEDY3V0AAIEbGFzdAADCp0GBNcDAwZ/AnwBfyAAIQ5BfyEPQQAhEAJAA0AgECACTg0BIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgD0EBaiASQQF2aiEPIA8gDU8EQEF/DwtEAAAAAAAA8D8hFCASQQFxBEAgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyASuEQAAAAAAAAAQKAhFAsgBiAPQQN0aiEWIBYrAwAhFSAVRAAAAAAAAAAAYQRAIAtFBEAgByAJQQJ0aiAPNgIAIAlBAWohCQUgDyAMSgRAIAkPCyAQQQFqIRAMAgsLIBYgFSADIBSiIBQgBKAgBSAIIA9BAXRqLwEAuKKgo6A5AwAgCgRAIAogD2ogCiAPai0AAEEBajoAAAsgEEEBaiEQDAALCyAOIAFGBH8gCQVBfwsLtgEDA38BfAF/AkADQCANIAFODQEgACANQQJ0aigCACEPIA1BAWohDSAGIAMgD2otAABBD3FqLQAAQQFHDQAgByAEIA9BAXRqLwEAai0AAEEBRw0AIAUgD0EDdGorAwAhECAQIAhjDQAgECAJZg0AIAogDkECdGogDzYCACAOQQFqIQ4gCyACIA9BA3RqKwMAIAyiRAAAAAAA4G9ApKtBAnRqIREgESARKAIAQQFqNgIADAALCyAOC1ABA38CQANAIAUgAU4NASAAIAVBAnRqKAIAIQcgBUEBaiEFIAIgB0EDdGorAwAgBKIgA2MNACAAIAZBAnRqIAc2AgAgBkEBaiEGDAALCyAGCzkBA39BfyEEAkADQCACIAFODQEgACACQQJ0aigCACEDIAJBAWohAiADIARKBEAgAyEECwwACwsgBAs='
 
 export interface Kernel {
   /** Sums by document, touched documents, term counts (when asked for) and lengths: views of the module's memory. */
@@ -58,6 +58,8 @@ export interface Kernel {
   edge(k: number, scale: number): number
   /** Keeps in `out[0 .. m)` those whose sum times `boost` reaches `floor`; returns their count. */
   cut(m: number, floor: number, boost: number): number
+  /** The highest document of `touched[0 .. nt)`, -1 for none. */
+  last(nt: number): number
 }
 
 /** The per-document columns `filter` reads. */
@@ -107,6 +109,7 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
     const add = instance.exports.add as (...args: number[]) => number
     const filter = instance.exports.filter as (...args: number[]) => number
     const cut = instance.exports.cut as (...args: number[]) => number
+    const last = instance.exports.last as (...args: number[]) => number
     const bytes = new Uint8Array(mem.buffer)
     const lengthsView = new Uint16Array(mem.buffer, lengths, n)
     const okView = new Uint8Array(mem.buffer, ok, 65536)
@@ -140,6 +143,7 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
         return edge
       },
       cut: (m, floor, boost) => cut(out, m, acc, floor, boost),
+      last: (nt) => last(touched, nt),
       acc: new Float64Array(mem.buffer, acc, n),
       touched: new Int32Array(mem.buffer, touched, n),
       matched: withMatched ? new Uint8Array(mem.buffer, matched, n) : undefined,
