@@ -72,6 +72,8 @@ describe('search passes over documents that cannot reach the top k (MaxScore), w
           { kinds: ['error' as const] },
           { project: { path: '/w/p1' } },
           { since: t0 + 200 * 86_400_000 },
+          { recent: true },
+          { recent: true, kinds: ['command' as const] },
         ]) {
           const q = { query, limit: 10, now, ...extra }
           const plain = await search(m, index, { ...q, exhaustive: true })

@@ -369,8 +369,9 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       const seg = segs[si]!
       if (!terms.some((t) => t.lists[si] !== undefined)) continue
       // MaxScore: no document of this segment can reach the heap's floor (with k kept); or, past the first terms,
-      // none that only the remaining terms touch. Only by relevance: `recent` counts every term's documents.
-      if (prune && bound[si]! <= filters.floor) {
+      // none that only the remaining terms touch. Only by relevance: with `recent` the heap's floor is a time (a
+      // score bound below it passed over every later segment), and every term's documents count.
+      if (prune && !q.recent && bound[si]! <= filters.floor) {
         pruned = true
         continue
       }
