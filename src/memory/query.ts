@@ -177,6 +177,9 @@ function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: numb
   f.total += total
 }
 
+/** The kernel's histogram scale for sums below `most`: 256 buckets. */
+const scaleOf = (most: number): number => (most > 0 && Number.isFinite(most) ? 255 / most : 0)
+
 /**
  * collectRelevant with the kernel (score-wasm.ts): it filters the touched documents and keeps those whose sum can
  * still reach the floor, which is the heap's or a lower bound of the k-th best sum among them (a histogram's
@@ -194,7 +197,7 @@ function collectKernel(
   top: TopK,
   most: number,
 ): void {
-  const scale = most > 0 && Number.isFinite(most) ? 255 / most : 0
+  const scale = scaleOf(most)
   const m = kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
   f.total += m
   const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), 1 + BOOST)
@@ -283,6 +286,16 @@ function partialFloor(seg: Segment, touched: Int32Array, nt: number, acc: Float6
     if (boosted > floor) floor = top.offer(boosted, 0, 0, 0)
   }
   return floor
+}
+
+/**
+ * partialFloor with the kernel: a sum at least k of the touched documents that pass the filters have reached so far
+ * (a lower bound of the k-th best, which the boost only raises).
+ */
+function partialEdge(kernel: Kernel, seg: Columns, nt: number, okProject: Uint8Array, f: Filters, k: number, most: number): number {
+  const scale = scaleOf(most)
+  kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
+  return kernel.edge(k, scale)
 }
 
 /** Offers the touched documents of a segment that pass the filters and hold every counted term, newest first. */
@@ -399,8 +412,11 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
           : addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
         if (nt < 0) throw new Error('a damaged posting list')
         // Worked out only while the heap has no floor yet (the first segment), over few documents.
-        if (!only && floor === -Infinity && rest < Infinity && nt >= k && nt <= PARTIAL_MAX && ti + 1 < terms.length)
-          floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
+        // The kernel's histogram gives a lower bound of it over any number of documents.
+        if (!only && floor === -Infinity && rest < Infinity && nt >= k && ti + 1 < terms.length) {
+          if (kernel) floor = partialEdge(kernel, seg, nt, okProject, filters, k, bound[si]! / (1 + BOOST))
+          else if (nt <= PARTIAL_MAX) floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
+        }
       }
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
       else if (kernel) collectKernel(kernel, seg, si, nt, acc, okProject, filters, top, bound[si]! / (1 + BOOST))

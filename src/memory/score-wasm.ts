@@ -29,7 +29,7 @@ export interface Kernel {
   acc: Float64Array
   touched: Int32Array
   matched: Uint8Array | undefined
-  /** Copies a segment's lengths in (one per segment scored). */
+  /** Copies a segment's lengths in (again only for another segment). */
   setLengths(lengths: Uint16Array): void
   /** The longest list `add` takes. */
   maxList: number
@@ -116,14 +116,20 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
     const copy = <T extends Uint8Array | Uint16Array | Float64Array>(view: T, from: T): void => view.set(from.length > n ? (from.subarray(0, n) as T) : from)
     const views = { kinds: new Uint8Array(mem.buffer, kinds, n), projects: new Uint16Array(mem.buffer, projects, n), ts: new Float64Array(mem.buffer, ts, n) }
     let okUsed = 0
+    let columnsOf: Float64Array | undefined
+    let lengthsOf: Uint16Array | undefined
     const histView = new Int32Array(mem.buffer, hist, 256)
     return {
       out: new Int32Array(mem.buffer, out, n),
       hist: histView,
       filter: (seg, nt, kindMask, okProject, since, before, scale) => {
-        copy(views.kinds, seg.kinds)
-        copy(views.projects, seg.projects)
-        copy(views.ts, seg.ts)
+        // A segment's columns do not change: copied again only for another segment.
+        if (seg.ts !== columnsOf) {
+          copy(views.kinds, seg.kinds)
+          copy(views.projects, seg.projects)
+          copy(views.ts, seg.ts)
+          columnsOf = seg.ts
+        }
         bytes.set(kindMask.subarray(0, 16), mask)
         okView.fill(0, 0, okUsed)
         okUsed = Math.min(okProject.length, 65536)
@@ -147,7 +153,10 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
       acc: new Float64Array(mem.buffer, acc, n),
       touched: new Int32Array(mem.buffer, touched, n),
       matched: withMatched ? new Uint8Array(mem.buffer, matched, n) : undefined,
-      setLengths: (l) => lengthsView.set(l.length > n ? l.subarray(0, n) : l),
+      setLengths: (l) => {
+        if (l !== lengthsOf) lengthsView.set(l.length > n ? l.subarray(0, n) : l)
+        lengthsOf = l
+      },
       maxList,
       add: (b, df, weight, norm0, normPer, nt, count, only, upTo, docs) => {
         if (b.length > maxList || docs > n) return -1
