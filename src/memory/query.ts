@@ -15,7 +15,7 @@ import type { MemoryLayout } from './paths.js'
 import { type ProjectWant, projectMatches } from './projects.js'
 import { EventReader } from './reader.js'
 import { type Segment, findTerm, hostName, placeOf } from './segment.js'
-import { type Kernel, makeKernel } from './score-wasm.js'
+import { type Kernel, dropKernel, makeKernel } from './score-wasm.js'
 import { queryTerms, termHash } from './tokens.js'
 import { TopK } from './top.js'
 
@@ -229,9 +229,9 @@ function lastOf(touched: Int32Array, nt: number): number {
  * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
  * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
  * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
- * few calls). Not with the kernel (score-wasm.ts): the few offers it leaves run as they come.
+ * few calls). With the kernel (score-wasm.ts) the posting lists are not summed in JavaScript.
  */
-function warmUp(norm0: number, normPer: number, filters: Filters): void {
+function warmUp(norm0: number, normPer: number, filters: Filters, kernel: boolean): void {
   const docs = new Float64Array(101)
   const lengths = new Uint16Array(101)
   const none = { kinds: new Uint8Array(0), projects: new Uint16Array(0), ts: new Float64Array(0) }
@@ -243,11 +243,12 @@ function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const one = new Float64Array(1)
   for (let i = 0; i < 40; i++) {
     for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
+    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
+    if (kernel) continue
     docs[100] = 0
     addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(passed, 1, lengths, norm0, normPer, one, touched, 0, undefined, true, -1)
-    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
   }
 }
 
@@ -265,7 +266,10 @@ function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint
   if (matched) for (let j = 0; j < nt; j++) matched[touched[j]!] = 0
 }
 
-/** Most touched documents a segment's partial floor is worked out over (a pass over them each). */
+/**
+ * Most touched documents a segment's partial floor is worked out over (a pass over them each), and collected in
+ * JavaScript when there is a kernel: past this, the kernel's copy of the segment's columns costs less than the loop.
+ */
 const PARTIAL_MAX = 1024
 
 /**
@@ -372,7 +376,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const acc = kernel?.acc ?? new Float64Array(most)
   const touched = kernel?.touched ?? new Int32Array(most)
   const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
-  if (!kernel) warmUp(norm0, normPer, filters)
+  if (!kernel) warmUp(norm0, normPer, filters, false)
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
@@ -411,8 +415,8 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
           ? kernel.add(list.bytes, list.df, t.weight, norm0, normPer, nt, t.counts, only, upTo, docs)
           : addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
         if (nt < 0) throw new Error('a damaged posting list')
-        // Worked out only while the heap has no floor yet (the first segment), over few documents.
-        // The kernel's histogram gives a lower bound of it over any number of documents.
+        // Worked out only while the heap has no floor yet (the first segment), over few documents; past those the
+        // kernel's histogram gives a lower bound of it.
         if (!only && floor === -Infinity && rest < Infinity && nt >= k && ti + 1 < terms.length) {
           if (kernel) floor = partialEdge(kernel, seg, nt, okProject, filters, k, bound[si]! / (1 + BOOST))
           else if (nt <= PARTIAL_MAX) floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
@@ -426,7 +430,12 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
     return { top, total: filters.total, pruned }
   }
   const make = (e: SearchEvent, rank: number, score: number, host: string): Hit => toHit(e, rank, Math.round(score * 1000) / 1000, needles, host)
-  return hitsOf(m, segs, run, q.limit, make, q.exhaustive === true)
+  try {
+    return hitsOf(m, segs, run, q.limit, make, q.exhaustive === true)
+  } catch (e) {
+    if (kernel) dropKernel()
+    throw e
+  }
 }
 
 /** The best k candidates, how many passed the filters, and whether documents were passed over unscored (then `total` is short). */

@@ -125,6 +125,22 @@ describe('the WebAssembly filter', () => {
         if (sums[k - 1]! >= (2 * most) / 255) expect(edge).toBeGreaterThan(sums[k - 1]! - (2 * most) / 255)
       }
     }
+    // No filter: every touched document passes, whatever columns were copied in before.
+    const all = kernel.filter(
+      seg,
+      nt,
+      new Uint8Array(16).fill(1),
+      Uint8Array.from({ length: 41 }, (_, p) => (p < 40 ? 1 : 0)),
+      -Infinity,
+      Infinity,
+      scale,
+    )
+    expect(Array.from(kernel.out.subarray(0, all))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
+    kernel.edge(1, scale)
+    // And the filters again after that.
+    expect(kernel.filter(seg, nt, kindMask, okProject, since, before, scale)).toBe(m)
+    expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)
+    kernel.edge(1, scale)
     expect(kernel.last(nt)).toBe(Math.max(...kernel.touched.subarray(0, nt)))
     expect(kernel.last(0)).toBe(-1)
     for (const floor of [-Infinity, 0.5, 3, 11]) {

@@ -76,17 +76,19 @@ export interface Columns {
 export function makeKernel(most: number, maxList: number, withMatched: boolean): Kernel | undefined {
   if (typeof WebAssembly !== 'object' || most >= 2 ** 26) return undefined
   // A long-running process (the MCP server) searches again and again: the last kernel serves while it is big enough.
-  if (kept && kept.most >= most && kept.maxList >= maxList && kept.withMatched === withMatched) {
-    kept.kernel.acc.fill(0)
-    kept.kernel.matched?.fill(0)
-    return kept.kernel
-  }
+  // Its arrays are left zeroed by each search (query.ts clears what it touched; one that throws drops the kernel).
+  if (kept && kept.most >= most && kept.maxList >= maxList && kept.withMatched === withMatched) return kept.kernel
   const kernel = freshKernel(most, maxList, withMatched)
   kept = kernel && { kernel, most, maxList, withMatched }
   return kernel
 }
 
 let kept: { kernel: Kernel; most: number; maxList: number; withMatched: boolean } | undefined
+
+/** Drops the kept kernel: a search that threw may have left sums in it. */
+export function dropKernel(): void {
+  kept = undefined
+}
 
 function freshKernel(most: number, maxList: number, withMatched: boolean): Kernel | undefined {
   const n = (Math.max(1, most) + 7) & ~7 // every array 8-byte aligned
@@ -116,24 +118,33 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
     const copy = <T extends Uint8Array | Uint16Array | Float64Array>(view: T, from: T): void => view.set(from.length > n ? (from.subarray(0, n) as T) : from)
     const views = { kinds: new Uint8Array(mem.buffer, kinds, n), projects: new Uint16Array(mem.buffer, projects, n), ts: new Float64Array(mem.buffer, ts, n) }
     let okUsed = 0
-    let columnsOf: Float64Array | undefined
+    const copied: Partial<Columns> = {}
     let lengthsOf: Uint16Array | undefined
     const histView = new Int32Array(mem.buffer, hist, 256)
     return {
       out: new Int32Array(mem.buffer, out, n),
       hist: histView,
       filter: (seg, nt, kindMask, okProject, since, before, scale) => {
-        // A segment's columns do not change: copied again only for another segment.
-        if (seg.ts !== columnsOf) {
-          copy(views.kinds, seg.kinds)
-          copy(views.projects, seg.projects)
-          copy(views.ts, seg.ts)
-          columnsOf = seg.ts
-        }
+        // A column is copied in only when a filter reads it (a check that passes every document passes whatever
+        // the bytes hold), and again only for another segment: copying a segment's columns at each call cost more
+        // than a small search in a warm process.
+        let allKinds = true
+        for (let i = 0; i < 16; i++) if (kindMask[i] !== 1) allKinds = false
+        let allProjects = true
+        for (let p = 0; p + 1 < okProject.length; p++) if (okProject[p] !== 1) allProjects = false
+        if (!allKinds && seg.kinds !== copied.kinds) copy(views.kinds, (copied.kinds = seg.kinds))
+        if (!allProjects && seg.projects !== copied.projects) copy(views.projects, (copied.projects = seg.projects))
+        if ((since > -Infinity || before < Infinity) && seg.ts !== copied.ts) copy(views.ts, (copied.ts = seg.ts))
         bytes.set(kindMask.subarray(0, 16), mask)
-        okView.fill(0, 0, okUsed)
-        okUsed = Math.min(okProject.length, 65536)
-        okView.set(okProject.subarray(0, okUsed))
+        if (allProjects) {
+          // Every project number passes (a segment holds no other).
+          if (okUsed !== -1) okView.fill(1)
+          okUsed = -1
+        } else {
+          okView.fill(0, 0, okUsed === -1 ? 65536 : okUsed)
+          okUsed = Math.min(okProject.length, 65536)
+          okView.set(okProject.subarray(0, okUsed))
+        }
         return filter(touched, nt, acc, kinds, projects, ts, mask, ok, since, before, out, hist, scale)
       },
       edge: (k, scale) => {
