@@ -229,9 +229,9 @@ function lastOf(touched: Int32Array, nt: number): number {
  * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
  * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
  * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
- * few calls). With the kernel (score-wasm.ts) the posting lists are not summed in JavaScript.
+ * few calls). Not with the kernel (score-wasm.ts): those loops are its, and the few offers it leaves run as they come.
  */
-function warmUp(norm0: number, normPer: number, filters: Filters, kernel: boolean): void {
+function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const docs = new Float64Array(101)
   const lengths = new Uint16Array(101)
   const none = { kinds: new Uint8Array(0), projects: new Uint16Array(0), ts: new Float64Array(0) }
@@ -244,7 +244,6 @@ function warmUp(norm0: number, normPer: number, filters: Filters, kernel: boolea
   for (let i = 0; i < 40; i++) {
     for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
     collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
-    if (kernel) continue
     docs[100] = 0
     addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
@@ -267,8 +266,8 @@ function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint
 }
 
 /**
- * Most touched documents a segment's partial floor is worked out over (a pass over them each), and collected in
- * JavaScript when there is a kernel: past this, the kernel's copy of the segment's columns costs less than the loop.
+ * Most touched documents a segment's partial floor is worked out over in JavaScript (a pass over them each); the
+ * kernel's histogram has no such limit.
  */
 const PARTIAL_MAX = 1024
 
@@ -376,7 +375,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const acc = kernel?.acc ?? new Float64Array(most)
   const touched = kernel?.touched ?? new Int32Array(most)
   const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
-  if (!kernel) warmUp(norm0, normPer, filters, false)
+  if (!kernel) warmUp(norm0, normPer, filters)
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
