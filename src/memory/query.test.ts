@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../../test/helpers/tmp.js'
 import type { SearchEvent } from './events.js'
 import { closeIndex, openIndex } from './index-read.js'
@@ -72,11 +72,17 @@ describe('search passes over documents that cannot reach the top k (MaxScore), w
           { kinds: ['error' as const] },
           { project: { path: '/w/p1' } },
           { since: t0 + 200 * 86_400_000 },
+          { recent: true },
+          { recent: true, kinds: ['command' as const] },
         ]) {
           const q = { query, limit: 10, now, ...extra }
           const plain = await search(m, index, { ...q, exhaustive: true })
           const fast = await search(m, index, q)
           expect(fast, `${query} ${JSON.stringify(extra)}`).toEqual(plain)
+          // Without WebAssembly the JavaScript loops skip the same documents.
+          vi.stubGlobal('WebAssembly', undefined)
+          const js = await search(m, index, q).finally(() => vi.unstubAllGlobals())
+          expect(js, `${query} ${JSON.stringify(extra)}, no WebAssembly`).toEqual(plain)
           if (plain.length > 0) passedOver++
         }
       expect(passedOver).toBeGreaterThan(30)

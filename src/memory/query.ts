@@ -15,6 +15,7 @@ import type { MemoryLayout } from './paths.js'
 import { type ProjectWant, projectMatches } from './projects.js'
 import { EventReader } from './reader.js'
 import { type Segment, findTerm, hostName, placeOf } from './segment.js'
+import { type Kernel, dropKernel, makeKernel } from './score-wasm.js'
 import { queryTerms, termHash } from './tokens.js'
 import { TopK } from './top.js'
 
@@ -80,7 +81,7 @@ interface Term {
   weight: number
   df: number
   counts: boolean
-  lists: ({ df: number; bytes: Uint8Array } | undefined)[]
+  lists: ({ df: number; length: number; bytes: Uint8Array } | undefined)[]
 }
 
 /**
@@ -90,7 +91,7 @@ interface Term {
  * the list is read up to document `upTo`, the last touched one. Returns the new count of touched documents, -1 for a
  * damaged list.
  */
-function addPostings(
+export function addPostings(
   list: { df: number; bytes: Uint8Array },
   weight: number,
   lengths: Uint16Array,
@@ -176,6 +177,46 @@ function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: numb
   f.total += total
 }
 
+/** The kernel's histogram scale for sums below `most`: 256 buckets. */
+const scaleOf = (most: number): number => (most > 0 && Number.isFinite(most) ? 255 / most : 0)
+
+/**
+ * collectRelevant with the kernel (score-wasm.ts): it filters the touched documents and keeps those whose sum can
+ * still reach the floor, which is the heap's or a lower bound of the k-th best sum among them (a histogram's
+ * bucket: k documents score at least that, the boost being at least 1); a document below it is not among the top
+ * k whatever the order of offers. The few left are offered here, as collectRelevant does.
+ */
+function collectKernel(
+  kernel: Kernel,
+  seg: Columns,
+  si: number,
+  nt: number,
+  acc: Float64Array,
+  okProject: Uint8Array,
+  f: Filters,
+  top: TopK,
+  most: number,
+): void {
+  const scale = scaleOf(most)
+  const m = kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
+  f.total += m
+  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), 1 + BOOST)
+  const { out } = kernel
+  const { ts } = seg
+  const { now } = f
+  let floor = f.floor
+  for (let j = 0; j < n; j++) {
+    const d = out[j]!
+    const t = ts[d]!
+    const s = acc[d]!
+    if (s * (1 + BOOST) < floor) continue
+    const age = t > 0 ? Math.max(0, now - t) : Infinity
+    const boosted = s * (1 + BOOST * Math.exp(-age / (BOOST_DAYS * DAY)))
+    if (boosted >= floor) floor = top.offer(boosted, t, si, d)
+  }
+  f.floor = floor
+}
+
 /** The highest document number of `touched[0 .. nt)` (its own function: a hot loop in `run` would compile all of it). */
 function lastOf(touched: Int32Array, nt: number): number {
   let last = -1
@@ -188,7 +229,7 @@ function lastOf(touched: Int32Array, nt: number): number {
  * or a rare branch in it: a gap or count of two bytes, a list read in part, a heap that overflows) has no type
  * feedback: each call that reaches it throws the compiled code away (and compiles it again, several ms each). So
  * every path runs first on tiny inputs, enough times for V8 to keep feedback (it keeps none for a function's first
- * few calls).
+ * few calls). Not with the kernel (score-wasm.ts): those loops are its, and the few offers it leaves run as they come.
  */
 function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const docs = new Float64Array(101)
@@ -201,22 +242,33 @@ function warmUp(norm0: number, normPer: number, filters: Filters): void {
   const touched = new Int32Array(1)
   const one = new Float64Array(1)
   for (let i = 0; i < 40; i++) {
+    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
+    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
     docs[100] = 0
     addPostings(empty, 0, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(wide, 1, lengths, norm0, normPer, docs, touched, 0, undefined, false, -1)
     addPostings(passed, 1, lengths, norm0, normPer, one, touched, 0, undefined, true, -1)
-    for (const x of [1, 5, 3, 4, 2, 6, 0]) top.offer(x, x, 0, 0)
-    collectRelevant(none, 0, touched, 0, docs, new Uint8Array(0), filters, top)
   }
 }
 
-/** Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. */
-function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined): void {
+/**
+ * Zeroes what a segment's scoring left in `acc` and `matched`: only touched documents hold anything. When many are,
+ * zeroing the segment's stretch at once costs less than a loop over them.
+ */
+function clear(touched: Int32Array, nt: number, acc: Float64Array, matched: Uint8Array | undefined, docs: number): void {
+  if (nt * 16 > docs) {
+    acc.fill(0, 0, docs)
+    matched?.fill(0, 0, docs)
+    return
+  }
   for (let j = 0; j < nt; j++) acc[touched[j]!] = 0
   if (matched) for (let j = 0; j < nt; j++) matched[touched[j]!] = 0
 }
 
-/** Most touched documents a segment's partial floor is worked out over (a pass over them each). */
+/**
+ * Most touched documents a segment's partial floor is worked out over in JavaScript (a pass over them each); the
+ * kernel's histogram has no such limit.
+ */
 const PARTIAL_MAX = 1024
 
 /**
@@ -237,6 +289,16 @@ function partialFloor(seg: Segment, touched: Int32Array, nt: number, acc: Float6
     if (boosted > floor) floor = top.offer(boosted, 0, 0, 0)
   }
   return floor
+}
+
+/**
+ * partialFloor with the kernel: a sum at least k of the touched documents that pass the filters have reached so far
+ * (a lower bound of the k-th best, which the boost only raises).
+ */
+function partialEdge(kernel: Kernel, seg: Columns, nt: number, okProject: Uint8Array, f: Filters, k: number, most: number): number {
+  const scale = scaleOf(most)
+  kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
+  return kernel.edge(k, scale)
 }
 
 /** Offers the touched documents of a segment that pass the filters and hold every counted term, newest first. */
@@ -302,14 +364,18 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   // Relevance: the segments that may score highest first, so the heap's floor rises early.
   const order = segs.map((_, si) => si)
   if (!q.recent) order.sort((a, b) => bound[b]! - bound[a]! || a - b)
-  warmUp(norm0, normPer, filters)
   const seen = new Map<string, boolean>()
   // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
   // collecting hundreds of KB per segment cost more than the scoring.
   const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
-  const acc = new Float64Array(most)
-  const touched = new Int32Array(most)
-  const matched = q.recent ? new Uint8Array(most) : undefined
+  // The posting lists are summed by a WebAssembly function (score-wasm.ts: a fresh process runs the JavaScript
+  // loop unoptimised); the plain way (`exhaustive`, which tests compare with) keeps the JavaScript loop.
+  const maxList = terms.reduce((n, t) => t.lists.reduce((m, l) => Math.max(m, l?.length ?? 0), n), 0)
+  const kernel = q.exhaustive ? undefined : makeKernel(most, maxList, q.recent === true)
+  const acc = kernel?.acc ?? new Float64Array(most)
+  const touched = kernel?.touched ?? new Int32Array(most)
+  const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
+  if (!kernel) warmUp(norm0, normPer, filters)
   const run = (k: number, prune: boolean): Run => {
     const top = new TopK(k, q.recent === true)
     filters.floor = -Infinity
@@ -319,8 +385,9 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       const seg = segs[si]!
       if (!terms.some((t) => t.lists[si] !== undefined)) continue
       // MaxScore: no document of this segment can reach the heap's floor (with k kept); or, past the first terms,
-      // none that only the remaining terms touch. Only by relevance: `recent` counts every term's documents.
-      if (prune && bound[si]! <= filters.floor) {
+      // none that only the remaining terms touch. Only by relevance: with `recent` the heap's floor is a time (a
+      // score bound below it passed over every later segment), and every term's documents count.
+      if (prune && !q.recent && bound[si]! <= filters.floor) {
         pruned = true
         continue
       }
@@ -331,6 +398,7 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       // (a score only grows as terms are added).
       let floor = filters.floor
       let upTo = -1
+      if (kernel) kernel.setLengths(seg.lengths)
       for (let ti = 0; ti < terms.length; ti++) {
         const t = terms[ti]!
         const list = t.lists[si]
@@ -338,23 +406,35 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
         const only = rest <= floor
         if (only) {
           pruned = true
-          if (upTo < 0) upTo = lastOf(touched, nt)
+          if (upTo < 0) upTo = kernel ? kernel.last(nt) : lastOf(touched, nt)
         }
         rest -= t.weight * (1 + BOOST)
-        nt = addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
+        const docs = seg.header.docs
+        nt = kernel
+          ? kernel.add(list.bytes, list.df, t.weight, norm0, normPer, nt, t.counts, only, upTo, docs)
+          : addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
         if (nt < 0) throw new Error('a damaged posting list')
-        // Worked out only while the heap has no floor yet (the first segment), over few documents.
-        if (!only && floor === -Infinity && rest < Infinity && nt >= k && nt <= PARTIAL_MAX && ti + 1 < terms.length)
-          floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
+        // Worked out only while the heap has no floor yet (the first segment), over few documents; past those the
+        // kernel's histogram gives a lower bound of it.
+        if (!only && floor === -Infinity && rest < Infinity && nt >= k && ti + 1 < terms.length) {
+          if (kernel) floor = partialEdge(kernel, seg, nt, okProject, filters, k, bound[si]! / (1 + BOOST))
+          else if (nt <= PARTIAL_MAX) floor = partialFloor(seg, touched, nt, acc, okProject, filters, k)
+        }
       }
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
+      else if (kernel) collectKernel(kernel, seg, si, nt, acc, okProject, filters, top, bound[si]! / (1 + BOOST))
       else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
-      clear(touched, nt, acc, matched)
+      clear(touched, nt, acc, matched, seg.header.docs)
     }
     return { top, total: filters.total, pruned }
   }
   const make = (e: SearchEvent, rank: number, score: number, host: string): Hit => toHit(e, rank, Math.round(score * 1000) / 1000, needles, host)
-  return hitsOf(m, segs, run, q.limit, make, q.exhaustive === true)
+  try {
+    return hitsOf(m, segs, run, q.limit, make, q.exhaustive === true)
+  } catch (e) {
+    if (kernel) dropKernel()
+    throw e
+  }
 }
 
 /** The best k candidates, how many passed the filters, and whether documents were passed over unscored (then `total` is short). */

@@ -352,8 +352,11 @@ function readRest(fd: number, from: number): Buffer[] {
   }
 }
 
-/** A term's postings in `seg`: its document count and the bytes of its list (read on first use); undefined when the segment lacks it. */
-export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8Array } | undefined {
+/**
+ * A term's postings in `seg`: its document count, the bytes of its list (read on first use) and their length;
+ * undefined when the segment lacks it.
+ */
+export function findTerm(seg: Segment, hash: number): { df: number; length: number; bytes: Uint8Array } | undefined {
   const { skip, skipAt } = seg
   let lo = 0
   let hi = skip.length - 1
@@ -382,6 +385,7 @@ export function findTerm(seg: Segment, hash: number): { df: number; bytes: Uint8
       let bytes: Uint8Array | undefined
       return {
         df,
+        length,
         get bytes() {
           return (bytes ??= seg.read(from, length))
         },

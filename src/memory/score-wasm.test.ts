@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest'
+import { ByteWriter, encodePostings } from './codec.js'
+import { addPostings } from './query.js'
+import { MODULE, makeKernel } from './score-wasm.js'
+import { moduleBytes } from './score-wasm-asm.js'
+
+function random(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}
+
+/** A posting list over `docs` documents: each held with chance `p`, counts mostly 1, some large (two-byte varints). */
+function list(rnd: () => number, docs: number, p: number): { df: number; length: number; bytes: Uint8Array } {
+  const ds: number[] = []
+  const tfs: number[] = []
+  for (let d = 0; d < docs; d++) {
+    if (rnd() >= p) continue
+    ds.push(d)
+    const r = rnd()
+    tfs.push(r < 0.7 ? 1 : r < 0.95 ? 2 + Math.floor(rnd() * 5) : 100 + Math.floor(rnd() * 900))
+  }
+  const w = new ByteWriter()
+  encodePostings(w, ds, tfs)
+  const bytes = w.view().slice()
+  return { df: ds.length, length: bytes.length, bytes }
+}
+
+describe('the WebAssembly scoring loop', () => {
+  it('sums exactly as the JavaScript loop does, in every mode', () => {
+    const rnd = random(7)
+    for (const docs of [1, 37, 5000, 40_000]) {
+      const lists = [0.002, 0.05, 0.3, 0.9].map((p) => list(rnd, docs, p))
+      const lengths = Uint16Array.from({ length: docs }, () => Math.floor(rnd() ** 2 * 3000))
+      for (const recent of [false, true]) {
+        const kernel = makeKernel(docs + 3, Math.max(...lists.map((l) => l.length)), recent)
+        expect(kernel).toBeDefined()
+        const acc = new Float64Array(docs + 3)
+        const touched = new Int32Array(docs + 3)
+        const matched = recent ? new Uint8Array(docs + 3) : undefined
+        kernel!.acc.fill(0)
+        kernel!.matched?.fill(0)
+        kernel!.setLengths(lengths)
+        let nt = 0
+        let nk = 0
+        let upTo = -1
+        lists.forEach((l, i) => {
+          const only = i >= 2
+          if (only && upTo < 0) upTo = Math.floor(docs * 0.8) - 1
+          const weight = 1 + rnd() * 9
+          nt = addPostings(l, weight, lengths, 0.3, 0.9 / 321.7, acc, touched, nt, i !== 1 ? matched : undefined, only, upTo)
+          nk = kernel!.add(l.bytes, l.df, weight, 0.3, 0.9 / 321.7, nk, i !== 1, only, upTo, docs)
+          expect(nk).toBe(nt)
+        })
+        expect(Array.from(kernel!.touched.subarray(0, nk))).toEqual(Array.from(touched.subarray(0, nt)))
+        expect(Array.from(kernel!.acc.subarray(0, docs))).toEqual(Array.from(acc.subarray(0, docs)))
+        if (matched) expect(Array.from(kernel!.matched!.subarray(0, docs))).toEqual(Array.from(matched.subarray(0, docs)))
+      }
+    }
+  })
+
+  it('answers -1 for a damaged list, as the JavaScript loop does', () => {
+    const rnd = random(9)
+    const l = list(rnd, 3000, 0.2)
+    const kernel = makeKernel(3000, l.length, false)!
+    const lengths = new Uint16Array(3000).fill(10)
+    kernel.setLengths(lengths)
+    const js = (df: number, bytes: Uint8Array): number =>
+      addPostings({ df, bytes }, 1, lengths, 0.3, 0.01, new Float64Array(3000), new Int32Array(3000), 0, undefined, false, -1)
+    for (const [df, bytes] of [
+      [l.df - 1, l.bytes],
+      [l.df, l.bytes.subarray(0, l.length - 1)],
+    ] as const) {
+      expect(js(df, bytes)).toBe(-1)
+      kernel.acc.fill(0)
+      expect(kernel.add(bytes, df, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
+    }
+    // A document past the segment's end, and a varint longer than five bytes.
+    kernel.acc.fill(0)
+    expect(kernel.add(Uint8Array.of(0xfe, 0x7f), 1, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
+    expect(kernel.add(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01), 1, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
+  })
+})
+
+describe('the WebAssembly filter', () => {
+  it('passes the documents collectRelevant passes, cuts at a floor k of them reach, finds the last', () => {
+    const rnd = random(11)
+    const docs = 20_000
+    const kernel = makeKernel(docs, 16, false)!
+    const seg = {
+      kinds: Uint8Array.from({ length: docs }, () => Math.floor(rnd() * 11) | (Math.floor(rnd() * 3) << 4)),
+      projects: Uint16Array.from({ length: docs }, () => Math.floor(rnd() * 40)),
+      ts: Float64Array.from({ length: docs }, (_, d) => (d % 97 === 0 ? NaN : 1000 + Math.floor(rnd() * 1e6))),
+    }
+    const kindMask = Uint8Array.from({ length: 16 }, () => (rnd() < 0.7 ? 1 : 0))
+    const okProject = Uint8Array.from({ length: 39 }, () => (rnd() < 0.6 ? 1 : 0)) // project 39 has no byte: not ok
+    const most = 12.5
+    kernel.acc.fill(0)
+    let nt = 0
+    for (let d = 0; d < docs; d++) {
+      if (rnd() < 0.5) continue
+      kernel.touched[nt++] = d
+      kernel.acc[d] = rnd() ** 3 * most
+    }
+    const since = 200_000
+    const before = 900_000
+    const want = Array.from(kernel.touched.subarray(0, nt)).filter((d) => {
+      const t = seg.ts[d]!
+      return kindMask[seg.kinds[d]! & 0x0f] === 1 && okProject[seg.projects[d]!] === 1 && !(t < since || t >= before)
+    })
+    const scale = 255 / most
+    const m = kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
+    expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)
+    const sums = want.map((d) => kernel.acc[d]!).sort((a, b) => b - a)
+    for (const k of [1, 56, 1000, want.length, want.length + 1]) {
+      // edge() clears the histogram: filter again for each k.
+      kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
+      const edge = kernel.edge(k, scale)
+      if (k > want.length) expect(edge).toBe(-Infinity)
+      else {
+        expect(sums.filter((s) => s >= edge).length).toBeGreaterThanOrEqual(k)
+        // Within two buckets of the k-th sum (the lowest bucket gives no edge).
+        if (sums[k - 1]! >= (2 * most) / 255) expect(edge).toBeGreaterThan(sums[k - 1]! - (2 * most) / 255)
+      }
+    }
+    // No filter: every touched document passes, whatever columns were copied in before.
+    const all = kernel.filter(
+      seg,
+      nt,
+      new Uint8Array(16).fill(1),
+      Uint8Array.from({ length: 41 }, (_, p) => (p < 40 ? 1 : 0)),
+      -Infinity,
+      Infinity,
+      scale,
+    )
+    expect(Array.from(kernel.out.subarray(0, all))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
+    kernel.edge(1, scale)
+    // And the filters again after that.
+    expect(kernel.filter(seg, nt, kindMask, okProject, since, before, scale)).toBe(m)
+    expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)
+    kernel.edge(1, scale)
+    expect(kernel.last(nt)).toBe(Math.max(...kernel.touched.subarray(0, nt)))
+    expect(kernel.last(0)).toBe(-1)
+    for (const floor of [-Infinity, 0.5, 3, 11]) {
+      kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
+      kernel.edge(1, scale)
+      const n = kernel.cut(m, floor, 1.25)
+      expect(Array.from(kernel.out.subarray(0, n))).toEqual(want.filter((d) => !(kernel.acc[d]! * 1.25 < floor)))
+    }
+  })
+})
+
+describe('the module bytes', () => {
+  it('are those score-wasm-asm.ts assembles', () => {
+    const made = Buffer.from(moduleBytes()).toString('base64')
+    if (made !== MODULE) console.log(`score-wasm.ts MODULE should be:\n${made}`)
+    expect(made).toBe(MODULE)
+  })
+})

@@ -1,0 +1,182 @@
+/**
+ * The scoring's inner loops as WebAssembly: query.ts `addPostings` (`add`) and the filter and floor checks of
+ * `collectRelevant` (`filter`, `cut`). Why: a search is a fresh process, and a broad query (`go test failed` on
+ * 200,000 events) sums about 85,000 postings and filters about 40,000 documents before V8 has optimised the
+ * JavaScript loops: they ran in the baseline tiers (a keyed-load IC per typed-array access) and TurboFan then
+ * compiled them on helper threads, together about 180 million instructions of a 337 million search.
+ * WebAssembly is compiled at once to machine code (Liftoff) and needs no warming.
+ *
+ * Same arithmetic as the JavaScript, in the same order, on IEEE doubles: the sums are bit for bit the same
+ * (score-wasm.test.ts compares them; query.test.ts compares the hits with the plain JavaScript way). The arrays live
+ * in the module's memory, which the caller sees through typed arrays (`Kernel`). Without WebAssembly (`--jitless`),
+ * or should anything here fail, `makeKernel` returns undefined and the JavaScript loops do the work.
+ * The module's readable source is score-wasm-asm.ts; the bytes are kept here (assembling them at each search cost
+ * more than compiling them).
+ */
+
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> }
+  Memory: new (d: { initial: number }) => { buffer: ArrayBuffer }
+}
+
+/** score-wasm-asm.ts's `moduleBytes()`, base64. */
+export const MODULE =
+  'AGFzbQEAAAABMwRgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AFf39/fHwBf2ACf38BfwIKAQFtA21lbQIAAAMFBAABAgMHHQQDYWRkAAAGZmlsdGVyAAEDY3V0AAIEbGFzdAADCp0GBNcDAwZ/AnwBfyAAIQ5BfyEPQQAhEAJAA0AgECACTg0BIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgD0EBaiASQQF2aiEPIA8gDU8EQEF/DwtEAAAAAAAA8D8hFCASQQFxBEAgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyASuEQAAAAAAAAAQKAhFAsgBiAPQQN0aiEWIBYrAwAhFSAVRAAAAAAAAAAAYQRAIAtFBEAgByAJQQJ0aiAPNgIAIAlBAWohCQUgDyAMSgRAIAkPCyAQQQFqIRAMAgsLIBYgFSADIBSiIBQgBKAgBSAIIA9BAXRqLwEAuKKgo6A5AwAgCgRAIAogD2ogCiAPai0AAEEBajoAAAsgEEEBaiEQDAALCyAOIAFGBH8gCQVBfwsLtgEDA38BfAF/AkADQCANIAFODQEgACANQQJ0aigCACEPIA1BAWohDSAGIAMgD2otAABBD3FqLQAAQQFHDQAgByAEIA9BAXRqLwEAai0AAEEBRw0AIAUgD0EDdGorAwAhECAQIAhjDQAgECAJZg0AIAogDkECdGogDzYCACAOQQFqIQ4gCyACIA9BA3RqKwMAIAyiRAAAAAAA4G9ApKtBAnRqIREgESARKAIAQQFqNgIADAALCyAOC1ABA38CQANAIAUgAU4NASAAIAVBAnRqKAIAIQcgBUEBaiEFIAIgB0EDdGorAwAgBKIgA2MNACAAIAZBAnRqIAc2AgAgBkEBaiEGDAALCyAGCzkBA39BfyEEAkADQCACIAFODQEgACACQQJ0aigCACEDIAJBAWohAiADIARKBEAgAyEECwwACwsgBAs='
+
+export interface Kernel {
+  /** Sums by document, touched documents, term counts (when asked for) and lengths: views of the module's memory. */
+  acc: Float64Array
+  touched: Int32Array
+  matched: Uint8Array | undefined
+  /** Copies a segment's lengths in (again only for another segment). */
+  setLengths(lengths: Uint16Array): void
+  /** The longest list `add` takes. */
+  maxList: number
+  /** query.ts `addPostings` over `bytes`, on the module's arrays (`count`: a term `matched` counts). */
+  add(
+    bytes: Uint8Array,
+    df: number,
+    weight: number,
+    norm0: number,
+    normPer: number,
+    nt: number,
+    count: boolean,
+    only: boolean,
+    upTo: number,
+    docs: number,
+  ): number
+  /** The documents `filter` and `cut` leave, and `filter`'s histogram of scores. */
+  out: Int32Array
+  hist: Int32Array
+  /** Of `touched[0 .. nt)`, those that pass the filters, into `out` (a segment's columns copied in); returns their count. */
+  filter(seg: Columns, nt: number, kindMask: Uint8Array, okProject: Uint8Array, since: number, before: number, scale: number): number
+  /**
+   * A sum at least k of the documents `filter` passed reach (from its histogram, which this clears); -Infinity when
+   * fewer than k passed. The bucket below the k-th's: `acc * scale` rounds, so a bucket's lower edge may be a hair off.
+   */
+  edge(k: number, scale: number): number
+  /** Keeps in `out[0 .. m)` those whose sum times `boost` reaches `floor`; returns their count. */
+  cut(m: number, floor: number, boost: number): number
+  /** The highest document of `touched[0 .. nt)`, -1 for none. */
+  last(nt: number): number
+}
+
+/** The per-document columns `filter` reads. */
+export interface Columns {
+  kinds: Uint8Array
+  projects: Uint16Array
+  ts: Float64Array
+}
+
+/**
+ * A kernel for segments of at most `most` documents and lists of at most `maxList` bytes; undefined when
+ * WebAssembly cannot be had (the caller then runs the JavaScript loop).
+ */
+export function makeKernel(most: number, maxList: number, withMatched: boolean): Kernel | undefined {
+  if (typeof WebAssembly !== 'object' || most >= 2 ** 26) return undefined
+  // A long-running process (the MCP server) searches again and again: the last kernel serves while it is big enough.
+  // Its arrays are left zeroed by each search (query.ts clears what it touched; one that throws drops the kernel).
+  if (kept && kept.most >= most && kept.maxList >= maxList && kept.withMatched === withMatched) return kept.kernel
+  const kernel = freshKernel(most, maxList, withMatched)
+  kept = kernel && { kernel, most, maxList, withMatched }
+  return kernel
+}
+
+let kept: { kernel: Kernel; most: number; maxList: number; withMatched: boolean } | undefined
+
+/** Drops the kept kernel: a search that threw may have left sums in it. */
+export function dropKernel(): void {
+  kept = undefined
+}
+
+function freshKernel(most: number, maxList: number, withMatched: boolean): Kernel | undefined {
+  const n = (Math.max(1, most) + 7) & ~7 // every array 8-byte aligned
+  const acc = 0
+  const touched = acc + n * 8
+  const matched = touched + n * 4
+  const lengths = matched + (withMatched ? n : 0)
+  const ts = lengths + n * 2
+  const out = ts + n * 8
+  const projects = out + n * 4
+  const kinds = projects + n * 2
+  const mask = kinds + n
+  const ok = mask + 16 // a project number is a uint16: every one has its byte
+  const hist = ok + 65536
+  const list = hist + 256 * 4
+  const pages = Math.ceil((list + maxList + 16) / 65536)
+  try {
+    const mem = new WebAssembly.Memory({ initial: pages })
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(MODULE, 'base64')), { m: { mem } })
+    const add = instance.exports.add as (...args: number[]) => number
+    const filter = instance.exports.filter as (...args: number[]) => number
+    const cut = instance.exports.cut as (...args: number[]) => number
+    const last = instance.exports.last as (...args: number[]) => number
+    const bytes = new Uint8Array(mem.buffer)
+    const lengthsView = new Uint16Array(mem.buffer, lengths, n)
+    const okView = new Uint8Array(mem.buffer, ok, 65536)
+    const copy = <T extends Uint8Array | Uint16Array | Float64Array>(view: T, from: T): void => view.set(from.length > n ? (from.subarray(0, n) as T) : from)
+    const views = { kinds: new Uint8Array(mem.buffer, kinds, n), projects: new Uint16Array(mem.buffer, projects, n), ts: new Float64Array(mem.buffer, ts, n) }
+    let okUsed = 0
+    const copied: Partial<Columns> = {}
+    let lengthsOf: Uint16Array | undefined
+    const histView = new Int32Array(mem.buffer, hist, 256)
+    return {
+      out: new Int32Array(mem.buffer, out, n),
+      hist: histView,
+      filter: (seg, nt, kindMask, okProject, since, before, scale) => {
+        // A column is copied in only when a filter reads it (a check that passes every document passes whatever
+        // the bytes hold), and again only for another segment: copying a segment's columns at each call cost more
+        // than a small search in a warm process.
+        let allKinds = true
+        for (let i = 0; i < 16; i++) if (kindMask[i] !== 1) allKinds = false
+        let allProjects = true
+        for (let p = 0; p + 1 < okProject.length; p++) if (okProject[p] !== 1) allProjects = false
+        if (!allKinds && seg.kinds !== copied.kinds) copy(views.kinds, (copied.kinds = seg.kinds))
+        if (!allProjects && seg.projects !== copied.projects) copy(views.projects, (copied.projects = seg.projects))
+        if ((since > -Infinity || before < Infinity) && seg.ts !== copied.ts) copy(views.ts, (copied.ts = seg.ts))
+        bytes.set(kindMask.subarray(0, 16), mask)
+        if (allProjects) {
+          // Every project number passes (a segment holds no other).
+          if (okUsed !== -1) okView.fill(1)
+          okUsed = -1
+        } else {
+          okView.fill(0, 0, okUsed === -1 ? 65536 : okUsed)
+          okUsed = Math.min(okProject.length, 65536)
+          okView.set(okProject.subarray(0, okUsed))
+        }
+        return filter(touched, nt, acc, kinds, projects, ts, mask, ok, since, before, out, hist, scale)
+      },
+      edge: (k, scale) => {
+        let edge = -Infinity
+        for (let b = 255, seen = 0; b >= 1; b--) {
+          seen += histView[b]!
+          if (seen >= k) {
+            edge = (b - 1) / scale
+            break
+          }
+        }
+        histView.fill(0)
+        return edge
+      },
+      cut: (m, floor, boost) => cut(out, m, acc, floor, boost),
+      last: (nt) => last(touched, nt),
+      acc: new Float64Array(mem.buffer, acc, n),
+      touched: new Int32Array(mem.buffer, touched, n),
+      matched: withMatched ? new Uint8Array(mem.buffer, matched, n) : undefined,
+      setLengths: (l) => {
+        if (l !== lengthsOf) lengthsView.set(l.length > n ? l.subarray(0, n) : l)
+        lengthsOf = l
+      },
+      maxList,
+      add: (b, df, weight, norm0, normPer, nt, count, only, upTo, docs) => {
+        if (b.length > maxList || docs > n) return -1
+        bytes.set(b, list)
+        const m = withMatched && count ? matched : 0
+        return add(list, list + b.length, df, weight, norm0, normPer, acc, touched, lengths, nt, m, only ? 1 : 0, upTo, docs)
+      },
+    }
+  } catch {
+    return undefined
+  }
+}
