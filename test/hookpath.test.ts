@@ -112,6 +112,12 @@ describe('bundles', () => {
     }
   })
 
+  it('every bundle file is ASCII: one non-ASCII character makes V8 decode, copy and hash the whole file as two-byte text', () => {
+    const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs'))
+    expect(files.length).toBeGreaterThan(8)
+    for (const f of files) expect(readFileSync(join(DIST, f), 'latin1'), f).toMatch(/^[\x00-\x7f]*$/)
+  })
+
   it('no file of a hook build calls import(): bin/bookmark.cjs compiles them as plain scripts, where import() throws', () => {
     const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs') && (/^hook-/.test(f) || HOOKS.some((h) => f.startsWith(`${h.name}.`))))
     expect(files.length).toBeGreaterThan(8)
