@@ -50,6 +50,19 @@ const builds = [
   ...HOOKS.map((h) => ({ input: `src/cli/hook-${h}.ts`, name: `hook-${h}`, chunks: h, hook: true })),
 ]
 
+/**
+ * Modules of a capturing Stop's one chunk (the `turn` group of the stop build): src/ but what only some Stops load,
+ * and what the other hosts' chunks use (the budget cut, the ancestry, the transcript reader, text helpers): in the
+ * group, a host's chunk would require it, and a Codex or Gemini Stop with nothing new would load the whole capture.
+ */
+function stopCapture(id) {
+  const rel = id.replace(/\\/g, '/').replace(/^.*?\/src\//, '')
+  if (rel === id.replace(/\\/g, '/')) return false // not in src/
+  return !/^(hosts\/(codex|gemini)\/|memory\/|narrative\/prompt\.ts|repo\/(ledger|git-objects)\.ts|hosts\/claude\/transcripts\.ts|restore\/budget\.ts|hosts\/ancestry\.ts|transcript\/read\.ts|shared\/text\.ts)/.test(
+    rel,
+  )
+}
+
 rmSync(`${root}dist`, { recursive: true, force: true })
 for (const b of builds) {
   await build({
@@ -75,8 +88,24 @@ for (const b of builds) {
       sourcemap: true,
       // A hook's entry file keeps every module the hook imports as it starts, even one that a chunk loaded
       // later shares (by default that would be a chunk file of its own: one more file on every call).
-      ...(b.hook ? { codeSplitting: { groups: [{ name: b.name, tags: ['$initial'] }] } } : {}),
+      // The stop hook's capture (stop.turn): what a Stop that captures loads after its entry, one file instead of
+      // twenty-odd (each file costs its own read, cache lookup and compile). Left out of it, each in its own chunk as
+      // before: what only some Stops load (another host, the search memory, a narrative request, a git read on a
+      // ledger memo's miss, finding a transcript for an empty payload).
+      ...(b.hook
+        ? {
+            codeSplitting: {
+              groups: [
+                { name: b.name, tags: ['$initial'] },
+                ...(b.name === 'hook-stop' ? [{ name: 'turn', test: stopCapture, includeDependenciesRecursively: false }] : []),
+              ],
+            },
+          }
+        : {}),
       comments: { legal: true, annotation: false, jsdoc: false },
+      // Non-ASCII characters escaped: a file that holds one is decoded into a two-byte string, which V8 then copies
+      // and hashes whole to compile it (a capturing Stop's chunks cost about 4 million instructions more so).
+      charset: 'ascii',
     },
   })
 }

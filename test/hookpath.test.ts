@@ -112,6 +112,20 @@ describe('bundles', () => {
     }
   })
 
+  it('every bundle file is ASCII: one non-ASCII character makes V8 decode, copy and hash the whole file as two-byte text', () => {
+    const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs'))
+    expect(files.length).toBeGreaterThan(8)
+    for (const f of files) expect(readFileSync(join(DIST, f), 'latin1'), f).toMatch(/^[\x00-\x7f]*$/)
+  })
+
+  it("a Stop's capture is one chunk file (stop.turn), which no host's chunk requires: another host's Stop with nothing new never loads it", () => {
+    const stop = readdirSync(DIST).filter((f) => /^stop\..+\.cjs$/.test(f))
+    expect(stop.filter((f) => f.startsWith('stop.turn-'))).toHaveLength(1)
+    for (const f of stop.filter((f) => f.startsWith('stop.host-'))) expect(readFileSync(join(DIST, f), 'utf8'), f).not.toMatch(/require\("\.\/stop\.turn-/)
+    const entry = readFileSync(join(DIST, 'hook-stop.cjs'), 'utf8')
+    expect(entry).not.toMatch(/^const \w+ = require\("\.\/stop\.turn-/m)
+  })
+
   it('no file of a hook build calls import(): bin/bookmark.cjs compiles them as plain scripts, where import() throws', () => {
     const files = readdirSync(DIST).filter((f) => f.endsWith('.cjs') && (/^hook-/.test(f) || HOOKS.some((h) => f.startsWith(`${h.name}.`))))
     expect(files.length).toBeGreaterThan(8)
@@ -137,6 +151,14 @@ describe('bundles', () => {
 
 describe('code cache', () => {
   const cacheDir = (): string => join(sb.env.BOOKMARK_HOME!, 'cache')
+
+  it('a capturing Stop loads a handful of files: its entry, the capture chunk and the few chunks shared with other paths', async () => {
+    expect((await stop()).code).toBe(0)
+    // Each bundle file a hook loads gets its code cache (bin/bookmark.cjs).
+    const loaded = readdirSync(cacheDir()).filter((f) => f.endsWith('.v8c'))
+    expect(loaded.some((f) => f.startsWith('stop.turn-'))).toBe(true)
+    expect(loaded.length).toBeLessThanOrEqual(9)
+  })
 
   it('temp files a killed hook left in it are swept by a later tidy capture once 10 minutes old, caches of other builds once a week old', async () => {
     expect((await stop()).code).toBe(0)

@@ -161,7 +161,7 @@ describe('a capturing Stop with the memory store present', () => {
     expect(existsSync(w.memory)).toBe(false)
     // Each bundle file a hook loads gets its code cache (bin/bookmark.cjs): the memory's chunk is not among them.
     const cache = readdirSync(join(w.env.BOOKMARK_HOME!, 'cache'))
-    expect(cache.some((f) => f.startsWith('stop.save-'))).toBe(true)
+    expect(cache.some((f) => f.startsWith('stop.turn-'))).toBe(true) // the capture's one chunk (scripts/bundle.mjs)
     expect(cache.filter((f) => f.startsWith('stop.capture-'))).toEqual([])
 
     expect((await cli(w, 'index')).code).toBe(0)

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
@@ -98,6 +98,19 @@ describe('prepared startup restore', () => {
     const computed = await startup()
     expect(used).toBe(computed)
     expect(used).toBe(prepared.value.text)
+  })
+
+  it('a turn later, with the handoff body kept redacted from the Stop before (narrative.body.json), prepares the same', async () => {
+    const kept = join(dirname(await preparedFile()), 'narrative.body.json')
+    const before = await readFile(kept, 'utf8')
+    const earlier = (await readPrepared()).value.text
+    await capturedTurn()
+    expect(await readFile(kept, 'utf8')).toBe(before) // the same body: used, not written again
+    const prepared = await readPrepared()
+    expect(prepared.value.text).not.toBe(earlier) // made again: it names the new snapshot
+    expect(prepared.value.text).toContain('spreadsheets split on them')
+    await rm(await preparedFile())
+    expect(await startup()).toBe(prepared.value.text)
   })
 
   it('is used while nothing it was made from changed, for startup and clear only', async () => {

@@ -15,7 +15,7 @@ import { readJson } from '../store/read.js'
 
 // Set by scripts/bundle.mjs to a hash of the sources: an answer made by other code is never used.
 declare const __BOOKMARK_BUILD__: string | undefined
-const BUILD = typeof __BOOKMARK_BUILD__ === 'string' ? __BOOKMARK_BUILD__ : 'source'
+export const BUILD = typeof __BOOKMARK_BUILD__ === 'string' ? __BOOKMARK_BUILD__ : 'source'
 
 /** What every key holds: the build, the project, its git state, the handoff and git's index (which says whether git tracks it). */
 export interface BaseKey {

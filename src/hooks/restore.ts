@@ -25,6 +25,7 @@ import type { HookContext } from './run.js'
 import type { Wrapup } from '../memory/wrapup.js'
 import { latestWrapup } from '../store/wrapups.js'
 import { keepStatsSmall } from '../store/stats.js'
+import { type HandoffBodies, handoffBodies } from './handoff-body.js'
 
 export interface UsableNarrative {
   input?: NarrativeInput
@@ -44,8 +45,11 @@ function holdsWhile(validity: Validity | undefined, age: Staleness, warnHours: n
   validity.untilMs = age.kind === 'fresh' ? Math.min(validity.untilMs, nowMs + Math.floor((warnHours - age.ageHours) * 3_600_000)) : Number.NEGATIVE_INFINITY
 }
 
-/** The narrative of `project` if it may be injected, else why not (warnings are shown, content is not). */
-export async function usableNarrative(project: Project, ctx: HookContext, validity?: Validity): Promise<UsableNarrative> {
+/**
+ * The narrative of `project` if it may be injected, else why not (warnings are shown, content is not). `bodies`: its
+ * body redacted as a capture kept it (handoff-body.ts), for the prepared restore.
+ */
+export async function usableNarrative(project: Project, ctx: HookContext, validity?: Validity, bodies?: HandoffBodies): Promise<UsableNarrative> {
   const { config } = ctx.cfg.resolved
   const path = project.layout.narrative
   const read = await readNarrative(path, project.root, await project.git(), ctx.deps.bookmarkHome)
@@ -66,7 +70,7 @@ export async function usableNarrative(project: Project, ctx: HookContext, validi
   if (age.kind === 'refuse') return { warnings: [], refusedAge: describeAge(age.ageHours) }
   const input: NarrativeInput = {
     // Written by the model, not by our store: redacted before any line of it is shortened.
-    body: redact(read.body),
+    body: bodies ? await bodies.redacted(read.body) : redact(read.body),
     identity: read.identity,
     notes: read.verdict.notes,
     path,
@@ -116,9 +120,11 @@ async function prepareRestore(ctx: HookContext, project: Project, written?: Snap
   const { config } = ctx.cfg.resolved
   const key = await restoreKey(project, config)
   const validity: Validity = { untilMs: Number.POSITIVE_INFINITY }
-  // Made of redacted inputs (restoreStartup, `inputs`): no pass over the whole text.
-  const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written, redact)
   const state = await ensureState(ctx.deps.bookmarkHome, project.root)
+  const bodies = handoffBodies(state.narrativeBody, redact)
+  // Made of redacted inputs (restoreStartup, `inputs`): no pass over the whole text.
+  const text = await restoreStartup({ ...ctx, homeScope: false }, project, [], validity, written, redact, bodies)
+  await bodies.keep().catch(() => undefined)
   await keepStatsSmall(state.stats, ctx.now.getTime(), ctx.deps.lockDeadline).catch(() => undefined)
   if (!(validity.untilMs > ctx.now.getTime())) return forget(state.prepared) // an answer that changes with time: computed each time
   const final = text === undefined ? null : cutToBudget(text, config.restoreBudget)
@@ -147,7 +153,8 @@ export async function restoreText(ctx: HookContext): Promise<string | undefined>
  * `inputs`: given `redact`, every value that does not come from a stored snapshot or the narrative body (both
  * redacted already) is redacted here: the project's path and name, the store's paths, the warnings and notes
  * (they name git's branch and the narrative's identity), the line of what came after the handoff. The text is then
- * made only of redacted values and this code's own words, and needs no pass of its own (prepareRestore).
+ * made only of redacted values and this code's own words, and needs no pass of its own (prepareRestore). `bodies`:
+ * the narrative body as a capture kept it redacted (usableNarrative).
  */
 async function restoreStartup(
   ctx: HookContext,
@@ -156,13 +163,14 @@ async function restoreStartup(
   validity?: Validity,
   written?: Snapshot,
   inputs: (s: string) => string = (s) => s,
+  bodies?: HandoffBodies,
 ): Promise<string | undefined> {
   const { config } = ctx.cfg.resolved
   const root = inputs(project.root)
   const name = inputs(basename(project.root))
   const layout = { latest: inputs(project.layout.latest), narrative: inputs(project.layout.narrative) }
   const store = new StoreReader(project.root, ctx.deps.bookmarkHome)
-  const narrative = await usableNarrative(project, ctx, validity)
+  const narrative = await usableNarrative(project, ctx, validity, bodies)
   const snapshot = await latestSnapshot(store, undefined, written)
   const warnings = [...lead, ...narrative.warnings]
   let usableSnapshot = snapshot

@@ -29,8 +29,9 @@ function replaceKeyData(match: string, head: string, _value: string, offset: num
   return /public[-_]$/i.test(text.slice(Math.max(0, offset - 7), offset)) ? match : `${head}${marker('private-key')}`
 }
 
-// PuTTY .ppk: the `Private-Lines: N` block (base64 lines, maybe with a Read tool gutter) and its MAC.
-const GUTTER = String.raw`[ \t]*(?:\d{1,7}(?:\t|→))?`
+// PuTTY .ppk: the `Private-Lines: N` block (base64 lines, maybe with a Read tool gutter) and its MAC. The gutter's `→`
+// is the regex escape `\u2192`: the bundles are ASCII only (scripts/bundle.mjs).
+const GUTTER = String.raw`[ \t]*(?:\d{1,7}(?:\t|\u2192))?`
 const B64_LINE = String.raw`[A-Za-z0-9+/=]{1,128}(?=[ \t]*(?:[\r\n\\"'\x60]|$))`
 const PPK_LINES = new RegExp(String.raw`(Private-Lines:[ \t]*\d{1,4}[ \t]*${PEM_BREAK}${GUTTER})(${B64_LINE}(?:${PEM_BREAK}${GUTTER}${B64_LINE})*)`, 'g')
 const PPK_MAC = /(Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{20,})/g

@@ -11,14 +11,16 @@ describe('redact: the credential forms of issue 15 and the gitleaks-derived kind
     expect(redact(out)).toBe(out)
   })
 
-  it('finds each form as JSON string text and in a Read tool gutter too', () => {
+  it('finds each form as JSON string text and in a Read tool gutter too (tab or arrow)', () => {
     for (const r of CREDENTIAL_ROWS) {
       const asJson = JSON.stringify(r.input).slice(1, -1)
-      const gutter = r.input
-        .split('\n')
-        .map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
-        .join('\n')
-      for (const text of [asJson, gutter]) {
+      const gutter = (mark: string): string =>
+        r.input
+          .split('\n')
+          .map((line, i) => `${String(i + 1).padStart(6)}${mark}${line}`)
+          .join('\n')
+      // The arrow gutter is in the private-key rules' own patterns (an escape there: the bundles are ASCII only).
+      for (const text of [asJson, gutter('\t'), ...(r.kind === 'private-key' ? [gutter('→')] : [])]) {
         const out = redact(text)
         for (const secret of r.secrets) {
           if (secret.includes('\n') || secret.includes('"')) continue

@@ -19,14 +19,16 @@ const PEM_B64 = String.raw`(?:[A-Za-z0-9+/=]|\\{1,2}/)`
  * One body line of a truncated block: optional line-number gutter (`cat -n`, the Read tool), then base64 words
  * or an armor header (`Proc-Type: 4,ENCRYPTED`, `Comment: ...`), then a line break (captured). A line without a
  * break is the last one: the body stops there (`...\nMIIEv...` at the end of a JSON string, `ABC... (truncated)`).
+ * The gutter's `→` is the regex escape `\u2192`: a raw template keeps non-ASCII text, and the bundles are ASCII only
+ * (scripts/bundle.mjs).
  */
 const PEM_LINE = new RegExp(
-  String.raw`[ \t]*(?:\d{1,7}(?:\t|→))?[ \t]*(?:${PEM_B64}{1,128}(?: ${PEM_B64}{40,128})*` +
+  String.raw`[ \t]*(?:\d{1,7}(?:\t|\u2192))?[ \t]*(?:${PEM_B64}{1,128}(?: ${PEM_B64}{40,128})*` +
     String.raw`|[A-Za-z][A-Za-z-]{0,39}: [^\r\n\\]{0,200})?[ \t]*(${PEM_BREAK})?`,
   'y',
 )
 /** Blank lines, each maybe with its line-number gutter (`     2\t`): alternatives that start with different characters. */
-const PEM_BLANKS = String.raw`(?:\s|\\{1,2}[nr]|\d{1,7}(?:\t|→))*`
+const PEM_BLANKS = String.raw`(?:\s|\\{1,2}[nr]|\d{1,7}(?:\t|\u2192))*`
 /** Just after a BEGIN line: blank lines, armor headers, then a run of base64. */
 const PEM_BODY_START = new RegExp(`${PEM_BLANKS}(?:[A-Za-z][A-Za-z-]{0,39}: [^\\r\\n\\\\]{0,200}${PEM_BREAK}${PEM_BLANKS}){0,8}${PEM_B64}{16}`, 'y')
 /** A base64 character (or the backslash of an escaped slash): a line that stops at one was cut by the 128 cap. */

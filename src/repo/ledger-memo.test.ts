@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Project } from './project.js'
-import type { LedgerMemo } from './ledger-memo.js'
+import { type LedgerMemo, pathStamps } from './ledger-memo.js'
+import { fileStamp } from '../store/fs.js'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -70,5 +71,20 @@ describe('Project.ledger with the last check kept', () => {
     const good = (await new Project(d).ledger(['a.ts'], SINCE)).memo!
     const broken = { ...good, files: [['a.ts', good.files[0]![1], { exists: 'yes' }]] }
     expect((await new Project(d).ledger(['a.ts'], SINCE, broken)).facts?.paths['a.ts']?.dirty).toBe(false)
+  })
+})
+
+describe('pathStamps', () => {
+  it('gives each path the stamp fileStamp gives it (a file, a folder, a link, a missing path, a path below a file)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bm-stamps-'))
+    dirs.push(root)
+    writeFileSync(join(root, 'a.ts'), 'x\n')
+    mkdirSync(join(root, 'src'))
+    symlinkSync('a.ts', join(root, 'link.ts'))
+    const paths = ['a.ts', 'src', 'link.ts', 'gone.ts', 'a.ts/below', './src/../a.ts']
+    const stamps = pathStamps(root, paths)
+    expect(stamps).toEqual(await Promise.all(paths.map((p) => fileStamp(join(root, p)).catch(() => null))))
+    expect(stamps[0]).not.toBeNull()
+    expect(stamps[3]).toBeNull()
   })
 })

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import type { LedgerFacts, PathFacts } from '../snapshot/ledger.js'
-import { type Stamp, fileStamp, sameStamp } from '../store/fs.js'
+import { type Stamp, fileStamp, fileStampNow, sameStamp } from '../store/fs.js'
 import { type GitInfo, commonDir, gitDir } from './git.js'
 
 export interface LedgerMemo {
@@ -31,7 +31,7 @@ export async function ledgerKey(root: string, git: GitInfo, since: string | unde
   return [git.head, since ?? null, await stamp(join(dir, 'index')), await stamp(log)]
 }
 
-export const pathStamps = (root: string, paths: string[]): Promise<Stamp[]> => Promise.all(paths.map((p) => stamp(join(root, p))))
+export const pathStamps = (root: string, paths: string[]): Stamp[] => paths.map((p) => fileStampNow(join(root, p)))
 
 const sameKey = (a: unknown, b: LedgerMemo['key']): boolean =>
   Array.isArray(a) && a.length === 4 && a[0] === b[0] && a[1] === b[1] && (a[2] === b[2] || sameStamp(a[2], b[2])) && (a[3] === b[3] || sameStamp(a[3], b[3]))

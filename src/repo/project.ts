@@ -35,7 +35,7 @@ export class Project {
     const git = await this.git()
     const key = await ledgerKey(this.root, git, since)
     if (key === undefined) return {}
-    const stamps = await pathStamps(this.root, paths)
+    const stamps = pathStamps(this.root, paths)
     const kept = recallFacts(memo, key, paths, stamps, git.branch)
     if (kept !== undefined) return { facts: kept, memo: memo as LedgerMemo }
     const { ledgerFacts } = await import('./ledger.js')

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { Deps } from '../shared/deps.js'
 import { isHomeScope } from '../shared/deps.js'
-import { NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
+import { NARRATIVE_BODY, NARRATIVE_STATE, PREPARED_RESTORE, STORE_DIR } from '../store/layout.js'
 import { withLock } from '../store/lock.js'
 import { LockTimeoutError, SetupError } from '../shared/errors.js'
 import { findProjectRoot } from '../repo/root.js'
@@ -396,6 +396,7 @@ const STORE_NAMES = new Set([
   'store.lock',
   PREPARED_RESTORE,
   NARRATIVE_STATE,
+  NARRATIVE_BODY,
 ])
 const HOME_NAMES = new Set([
   'key',

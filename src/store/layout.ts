@@ -83,6 +83,8 @@ export interface StateLayout {
   sessions: string
   prepared: string
   narrativeState: string
+  /** The handoff's body as the prepared restore shows it (redacted), for the next capture's: src/hooks/handoff-body.ts. */
+  narrativeBody: string
   config: string
   errorsLog: string
   /** Continuity figures the hooks note (restores given, handoffs written): stats.ts. */
@@ -99,6 +101,7 @@ export function stateLayout(bookmarkHome: string, id: string): StateLayout {
     sessions: at('sessions'),
     prepared: at(PREPARED_RESTORE),
     narrativeState: at(NARRATIVE_STATE),
+    narrativeBody: at(NARRATIVE_BODY),
     config: at('config.json'),
     errorsLog: at('errors.log'),
     stats: at('stats.jsonl'),
@@ -135,6 +138,8 @@ export function homeLayout(bookmarkHome: string): HomeLayout {
 export const PREPARED_RESTORE = 'restore.prepared.json'
 /** How the handoff was judged, kept for the next hook (src/narrative/judge.ts). */
 export const NARRATIVE_STATE = 'narrative.state.json'
+/** The handoff's redacted body kept for the next prepared restore (src/hooks/handoff-body.ts). */
+export const NARRATIVE_BODY = 'narrative.body.json'
 
 /** Relative path of the narrative inside a project (what git would track). */
 export const NARRATIVE_REL = `${STORE_DIR}/bookmark.context.md`
