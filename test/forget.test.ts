@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
-import { stateDir } from './helpers/narrative.js'
+import { sealedHeader, stateDir } from './helpers/narrative.js'
+import { execFileSync } from 'node:child_process'
 import { testDeps } from './helpers/deps.js'
 import { forget } from '../src/commands/forget.js'
 
@@ -232,6 +233,29 @@ describe('bookmark forget --all', () => {
     const shown = await cli('show')
     expect(shown.code).toBe(1)
     expect(shown.stderr).toContain('no snapshots yet')
+  })
+
+  it('leaves nothing of a sealed handoff in the bookmark home, the redacted body kept for the next restore included', async () => {
+    const HANDOFF = 'HANDOFFMARK'
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
+    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, {
+      scope: 'repo',
+      project: 'proj',
+      repo_path: project,
+      branch: 'main',
+      head,
+      session_id: SID_B,
+      written: new Date(Date.now() - 60_000).toISOString(),
+    })
+    const body = `# Handoff: proj\n\n## Task\n${HANDOFF} ship the bravo importer.\n\n## Decisions\nKeep the importer streaming, because exports run to gigabytes.\n\n## Next step\nAdd the CSV header check, then release it.\n`
+    await writeFile(join(store, 'bookmark.context.md'), `${header}\n${body}`)
+    await turn(SID_B, 'one more step on the importer', 'src/bravo2.ts') // prepares the next restore from the handoff
+    expect(await stateFiles('')).toContain('narrative.body.json')
+    expect(await everything()).toContain(HANDOFF)
+    const r = await cli('forget', '--all', '--yes')
+    expect(r.code, r.stderr).toBe(0)
+    expect(await stateFiles('')).not.toContain('narrative.body.json')
+    expect(await everything()).not.toContain(HANDOFF)
   })
 
   it("--keep-handoff keeps the model's handoff", async () => {

@@ -129,14 +129,15 @@ async function forgetTrails(store: ProjectStore, ids: Set<string>, remaining: In
 }
 
 /**
- * The answers kept for the next hook (the prepared restore and the handoff's verdict) quote the latest
- * snapshot: removed, the next hook computes them again. A compact resume quotes its session: removed for
+ * The answers kept for the next hook (the prepared restore, the handoff's verdict and its kept body) quote the
+ * latest snapshot or the handoff: removed, the next hook computes them again. A compact resume quotes its session: removed for
  * every session that lost a snapshot. A reset session also loses its cursor, state and hook record; forgetting all
  * also removes the project's figures.
  */
 async function forgetState(state: StateLayout, forgotten: IndexEntry[], req: ForgetRequest): Promise<void> {
   await removeFile(state.prepared)
   await removeFile(state.narrativeState)
+  await removeFile(state.narrativeBody) // the handoff's body, redacted, as the prepared restore quoted it
   const sessions = new Set([...forgotten.map((e) => e.sessionId), ...req.resetSessions])
   for (const sid of sessions) await removeFile(compactResumePath(state, sid))
   for (const sid of req.resetSessions) {
