@@ -65,8 +65,8 @@ export function stateOnlyBuild(dir) {
   for (const part of ['bin', 'dist', 'package.json']) cpSync(join(REPO_ROOT, part), join(dir, part), { recursive: true })
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'))
   const cli = join(dir, 'dist', 'cli')
-  const folds = readdirSync(cli).filter((f) => /^stop\.save-.*\.cjs$/.test(f))
-  if (folds.length !== 1) throw new BenchError(`expected one dist/cli/stop.save-*.cjs, found ${folds.length}: run npm run build`)
+  const folds = readdirSync(cli).filter((f) => /^stop\.turn-.*\.cjs$/.test(f)) // a capturing Stop's chunk (scripts/bundle.mjs)
+  if (folds.length !== 1) throw new BenchError(`expected one dist/cli/stop.turn-*.cjs, found ${folds.length}: run npm run build`)
   const path = join(cli, folds[0])
   const code = readFileSync(path, 'utf8')
   const found = code.match(RECORD) ?? []
