@@ -52,13 +52,13 @@ const builds = [
 
 /**
  * Modules of a capturing Stop's one chunk (the `turn` group of the stop build): src/ but what only some Stops load,
- * and what the other hosts' chunks use (the budget cut, the ancestry, the transcript reader, text helpers): in the
+ * and what the other hosts' chunks use (the budget cut, the ancestry, the transcript reader, text helpers, hash53): in the
  * group, a host's chunk would require it, and a Codex or Gemini Stop with nothing new would load the whole capture.
  */
 function stopCapture(id) {
   const rel = id.replace(/\\/g, '/').replace(/^.*?\/src\//, '')
   if (rel === id.replace(/\\/g, '/')) return false // not in src/
-  return !/^(hosts\/(codex|gemini)\/|memory\/|narrative\/prompt\.ts|repo\/(ledger|git-objects)\.ts|hosts\/claude\/transcripts\.ts|restore\/budget\.ts|hosts\/ancestry\.ts|transcript\/read\.ts|shared\/text\.ts)/.test(
+  return !/^(hosts\/(codex|gemini)\/|memory\/|narrative\/prompt\.ts|repo\/(ledger|git-objects)\.ts|hosts\/claude\/transcripts\.ts|restore\/budget\.ts|hosts\/ancestry\.ts|transcript\/read\.ts|shared\/(text|hash53)\.ts)/.test(
     rel,
   )
 }

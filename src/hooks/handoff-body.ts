@@ -6,6 +6,7 @@
  * can plant one), by this build (another may redact otherwise), with the body's length and a 53-bit hash of it, and
  * holding only the redacted text. Nothing here may fail a restore: any problem means the body is redacted as before.
  */
+import { hash53 } from '../shared/hash53.js'
 import { isObject } from '../shared/json.js'
 import { readJson } from '../store/read.js'
 import { BUILD } from './remembered.js'
@@ -23,18 +24,9 @@ interface KeptBody {
 const isKept = (v: unknown): v is KeptBody =>
   isObject(v) && v.version === VERSION && typeof v.build === 'string' && typeof v.length === 'number' && typeof v.hash === 'string' && typeof v.text === 'string'
 
-/** cyrb53 of the UTF-16 units: tells one body from another (the length is compared too); not a seal. */
+/** The body's hash (the length is compared too): tells one body from another; not a seal. */
 export function bodyHash(text: string): string {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 2654435761)
-    h2 = Math.imul(h2 ^ c, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)
+  return hash53(text).toString(16)
 }
 
 export interface HandoffBodies {

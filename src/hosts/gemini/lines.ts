@@ -10,6 +10,7 @@
 import { type Json, isObject, str } from '../../shared/json.js'
 import type { AssistantBlock, AssistantEntry, EntryBase, NoteKind, ParsedLine, ToolResultEntry, TranscriptEntry, Usage } from '../../transcript/types.js'
 import { jsonLineParser } from '../../transcript/json-line.js'
+import { hash53 } from '../../shared/hash53.js' // collisions among a session's few thousand keys are negligible
 import { BOOKMARK_FEEDBACK, RESULT_TEXT_CAP } from '../../transcript/types.js'
 
 /** Keys of what was already read (53-bit hashes: JSON numbers, which the redactor leaves alone). */
@@ -34,20 +35,6 @@ export class Seen {
   toJSON(): number[] {
     return [...this.keys]
   }
-}
-
-/** cyrb53: two 32-bit lanes folded into 53 bits; collisions among a session's few thousand keys are negligible. */
-function hash53(s: string): number {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 2654435761)
-    h2 = Math.imul(h2 ^ c, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
 }
 
 /** A line parser that remembers across lines (and across reads, through `seen`). */
