@@ -11,8 +11,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
-import { sealedHeader, stateDir } from './helpers/narrative.js'
-import { execFileSync } from 'node:child_process'
+import { repoHeader, stateDir } from './helpers/narrative.js'
 import { testDeps } from './helpers/deps.js'
 import { forget } from '../src/commands/forget.js'
 
@@ -237,16 +236,7 @@ describe('bookmark forget --all', () => {
 
   it('leaves nothing of a sealed handoff in the bookmark home, the redacted body kept for the next restore included', async () => {
     const HANDOFF = 'HANDOFFMARK'
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
-    const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, {
-      scope: 'repo',
-      project: 'proj',
-      repo_path: project,
-      branch: 'main',
-      head,
-      session_id: SID_B,
-      written: new Date(Date.now() - 60_000).toISOString(),
-    })
+    const header = await repoHeader(sb.env.BOOKMARK_HOME!, project, SID_B, new Date(Date.now() - 60_000).toISOString())
     const body = `# Handoff: proj\n\n## Task\n${HANDOFF} ship the bravo importer.\n\n## Decisions\nKeep the importer streaming, because exports run to gigabytes.\n\n## Next step\nAdd the CSV header check, then release it.\n`
     await writeFile(join(store, 'bookmark.context.md'), `${header}\n${body}`)
     await turn(SID_B, 'one more step on the importer', 'src/bravo2.ts') // prepares the next restore from the handoff

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Sandbox, gitRepo, runCli, sandbox } from './helpers/cli.js'
 import { assistantText, call, jsonl, prompt } from './helpers/jsonl.js'
-import { sealedHeader, stateDir } from './helpers/narrative.js'
+import { repoHeader, stateDir } from './helpers/narrative.js'
 
 let sb: Sandbox
 let project: string
@@ -41,16 +41,7 @@ const readPrepared = async () =>
 
 async function writeNarrative(hoursOld: number): Promise<void> {
   const written = new Date(Date.now() - hoursOld * 3_600_000).toISOString()
-  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()
-  const header = await sealedHeader(sb.env.BOOKMARK_HOME!, project, {
-    scope: 'repo',
-    project: 'proj',
-    repo_path: project,
-    branch: 'main',
-    head,
-    session_id: SID,
-    written,
-  })
+  const header = await repoHeader(sb.env.BOOKMARK_HOME!, project, SID, written)
   await writeFile(
     join(project, '.bookmark', 'bookmark.context.md'),
     `${header}\n# Handoff: proj\n\n## Task\nShip the CSV export.\n\n## Decisions\nQuote every field with a comma, because spreadsheets split on them.\n\n## Open items\nNewlines in bodies.\n\n## Next step\nHandle newlines and add a test for them, then release.\n`,

@@ -2,6 +2,7 @@
  * Handoff headers as the Stop hook hands them out: with the keyed seal (src/trust/seal.ts) that this sandbox's
  * bookmark home makes for the project. A header without one is what a clone could ship: never loaded.
  */
+import { execFileSync } from 'node:child_process'
 import { ensureKey } from '../../src/trust/make-key.js'
 import { narrativeSeal } from '../../src/trust/seal.js'
 
@@ -22,6 +23,12 @@ export function identityHeader(fields: HeaderFields): string {
 /** The sealed header block of `root`, ready to start a handoff file. */
 export async function sealedHeader(bookmarkHome: string, root: string, fields: HeaderFields): Promise<string> {
   return identityHeader(await sealedFields(bookmarkHome, root, fields))
+}
+
+/** The sealed header of a handoff written in the git repository `root` on `main` at its HEAD (project `proj`). */
+export async function repoHeader(bookmarkHome: string, root: string, sessionId: string, written: string): Promise<string> {
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()
+  return sealedHeader(bookmarkHome, root, { scope: 'repo', project: 'proj', repo_path: root, branch: 'main', head, session_id: sessionId, written })
 }
 
 /** The project's machine-local folder in the sandbox's bookmark home (cursors, sessions, prepared answers, errors.log). */
