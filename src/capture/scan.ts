@@ -18,7 +18,7 @@ import type { ExtractContext } from '../extract/extract.js'
 import { type ExtractState, type RunDelta, reviveState } from '../extract/model.js'
 import { workerThreads } from '../shared/builtin.js'
 import { stat } from '../shared/fsp.js'
-import { hostOf } from '../hosts/index.js'
+import { loadHost } from '../hosts/load.js'
 import type { HostId } from '../hosts/host.js'
 import { type ReadStats, type TranscriptCursor, readTranscript } from '../transcript/read.js'
 import type { TranscriptEntry } from '../transcript/types.js'
@@ -48,7 +48,7 @@ export const WORKER_BYTES = 64 * 1024 * 1024
 export async function scanHere(input: ScanInput, tap?: EntryTap): Promise<Scan> {
   let state = input.state ?? createState()
   let delta = createDelta()
-  const host = hostOf(input.host)
+  const host = await loadHost(input.host)
   const onEntry = tap
     ? (entry: TranscriptEntry): void => {
         tap.entry(entry) // first: it only reads the entry

@@ -6,6 +6,7 @@
  */
 import { claudeHost } from '../hosts/claude/host.js'
 import type { Host } from '../hosts/host.js'
+import { loadHost } from '../hosts/load.js'
 import type { HookName } from '../hooks/names.js'
 import { type HookBody, runHook } from '../hooks/run.js'
 import { writeAll } from './fdwrite.js'
@@ -17,10 +18,7 @@ import { defaultDeps } from '../shared/deps.js'
  * bin/bookmark.cjs lets nothing else through), else Claude Code. Their hosts load only then: Claude Code's hooks never compile them.
  */
 async function hookHost(argv: readonly string[]): Promise<Host> {
-  if (argv[3] !== '--host') return claudeHost
-  if (argv[4] === 'codex') return (await import('../hosts/codex/host.js')).codexHost
-  if (argv[4] === 'gemini') return (await import('../hosts/gemini/host.js')).geminiHost
-  return claudeHost
+  return argv[3] === '--host' && (argv[4] === 'codex' || argv[4] === 'gemini') ? loadHost(argv[4]) : claudeHost
 }
 
 export async function runInstalledHook(name: HookName, body: HookBody): Promise<void> {
