@@ -63,6 +63,8 @@ export const BOOST_DAYS = 14
  */
 function projectsOk(seg: Segment, want: ProjectWant | undefined, seen: Map<string, boolean>): Uint8Array {
   const ok = new Uint8Array(seg.header.projects.length + 1)
+  // No filter: every project passes, without hashing each segment's hundred-odd paths into `seen`.
+  if (want === undefined) return ok.fill(1, 0, seg.header.projects.length)
   seg.header.projects.forEach((p, i) => {
     let yes = seen.get(p)
     if (yes === undefined) seen.set(p, (yes = want === undefined || projectMatches(p, want)))
@@ -177,6 +179,20 @@ function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: numb
   f.total += total
 }
 
+/** The age steps of the kernel's bounds of the recency boost. */
+const BOUND_STEP = 4 * DAY
+let bounds: Float64Array | undefined
+
+/**
+ * The most a document's recency boost can be at an age of i steps or more, i from 0 to 63, a hair over (Math.exp's
+ * rounding): the kernel's cut keeps only a document whose sum times it reaches the floor. With the largest boost for
+ * all, months-old events at the edge of the top k were offered by the hundred (a broad search's offers cost more
+ * than its filter).
+ */
+function boostBounds(): Float64Array {
+  return (bounds ??= Float64Array.from({ length: 64 }, (_, i) => (1 + BOOST * Math.exp(-(i * BOUND_STEP) / (BOOST_DAYS * DAY))) * (1 + 1e-9)))
+}
+
 /** The kernel's histogram scale for sums below `most`: 256 buckets. */
 const scaleOf = (most: number): number => (most > 0 && Number.isFinite(most) ? 255 / most : 0)
 
@@ -200,7 +216,7 @@ function collectKernel(
   const scale = scaleOf(most)
   const m = kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
   f.total += m
-  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), 1 + BOOST)
+  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), seg, f.now, 1 / BOUND_STEP, boostBounds())
   const { out } = kernel
   const ts = kernel.tsOf(seg)
   const { now } = f

@@ -75,7 +75,7 @@ const EMPTY = 0x40
 const [I32_LOAD8_U, I32_LOAD16_U, F64_LOAD, I32_STORE, F64_STORE, I32_STORE8] = [0x2d, 0x2f, 0x2b, 0x36, 0x39, 0x3a]
 const [I32_EQZ, I32_EQ, I32_LT_U, I32_GT_S, I32_GT_U, I32_GE_S, I32_GE_U] = [0x45, 0x46, 0x49, 0x4a, 0x4b, 0x4e, 0x4f]
 const [I32_ADD, I32_AND, I32_OR, I32_SHL, I32_SHR_U] = [0x6a, 0x71, 0x72, 0x74, 0x76]
-const [F64_EQ, F64_LT, F64_GT, F64_GE, F64_ADD, F64_MUL, F64_DIV, F64_MIN] = [0x61, 0x63, 0x64, 0x66, 0xa0, 0xa2, 0xa3, 0xa4]
+const [F64_EQ, F64_LT, F64_GT, F64_GE, F64_ADD, F64_SUB, F64_MUL, F64_DIV, F64_MIN] = [0x61, 0x63, 0x64, 0x66, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4]
 const [I32_LOAD, I32_NE, I32_TRUNC_F64_U, F64_CONVERT_I32_U] = [0x28, 0x47, 0xab, 0xb8]
 
 /** Reads one varint into V from AT (X: its last byte); returns -1 past END or past 5 bytes. Depth-neutral. */
@@ -240,16 +240,29 @@ function filterBody(): number[] {
   ]
 }
 
-/** `cut`: keeps in `out` (in order) the documents whose `acc * boost` reaches `floor`; returns their count. */
+/**
+ * `cut`: keeps in `out` (in order) the documents whose `acc` times their boost's bound reaches `floor`; returns their
+ * count. The bound: `bounds[i]` (64 f64) for an age of `i` steps (`perStep`: steps per ms) up to the last, which also
+ * takes a document without a time; one in the future takes the first.
+ */
 function cutBody(): number[] {
-  const [OUT, M, ACC_, FLOOR, BOOSTED, J, W, D_] = [0, 1, 2, 3, 4, 5, 6, 7]
+  const [OUT, M, ACC_, FLOOR, TS, NOW, PER_STEP, BOUNDS, J, W, D_, IDX, X_] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
   // prettier-ignore
   return [
     BLOCK, EMPTY,
     LOOP, EMPTY,
     ...get(J), ...get(M), I32_GE_S, BR_IF, 1,
     ...nextOf(OUT, J, D_),
-    ...f64At(ACC_, D_), ...get(BOOSTED), F64_MUL, ...get(FLOOR), F64_LT, BR_IF, 0,
+    ...i32(63), ...set(IDX),
+    ...f64At(TS, D_), ...set(X_),
+    ...get(X_), ...f64(0), F64_GT, IF, EMPTY,
+    ...get(NOW), ...get(X_), F64_SUB, ...get(PER_STEP), F64_MUL, ...set(X_),
+    ...i32(0), ...set(IDX),
+    ...get(X_), ...f64(0), F64_GE, IF, EMPTY,
+    ...get(X_), ...f64(63), F64_MIN, I32_TRUNC_F64_U, ...set(IDX),
+    END_OP,
+    END_OP,
+    ...f64At(ACC_, D_), ...get(BOUNDS), ...get(IDX), ...i32(3), I32_SHL, I32_ADD, F64_LOAD, 3, 0, F64_MUL, ...get(FLOOR), F64_LT, BR_IF, 0,
     ...push(OUT, W, D_),
     BR, 0,
     END_OP,
@@ -344,7 +357,7 @@ export function moduleBytes(): Uint8Array {
   const types = [
     fn([I32, I32, I32, F64, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32]),
     fn([I32, I32, I32, I32, I32, I32, I32, I32, F64, F64, I32, I32, F64]),
-    fn([I32, I32, I32, F64, F64]),
+    fn([I32, I32, I32, F64, I32, F64, F64, I32]),
     fn([I32, I32, F64, F64, F64, I32]),
     fn([I32, I32, I32, I32]),
   ]
@@ -367,7 +380,7 @@ export function moduleBytes(): Uint8Array {
     ...section(
       10,
       vec([
-        // add: AT..SHIFT i32, TF and A f64, ADDR i32; filter: J, M, D i32, T f64, ADDR i32; cut: J, W, D i32;
+        // add: AT..SHIFT i32, TF and A f64, ADDR i32; filter: J, M, D i32, T f64, ADDR i32; cut: J, W, D, IDX i32, X f64;
         // find: X i32, V, SCALE, DF, LEN f64; clear: J, D i32.
         code(
           [
@@ -385,7 +398,13 @@ export function moduleBytes(): Uint8Array {
           ],
           filterBody(),
         ),
-        code([[...uleb(3), I32]], cutBody()),
+        code(
+          [
+            [...uleb(4), I32],
+            [...uleb(1), F64],
+          ],
+          cutBody(),
+        ),
         code(
           [
             [...uleb(1), I32],

@@ -159,11 +159,22 @@ describe('the WebAssembly filter', () => {
     expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)
     kernel.edge(1, scale)
     expect(Array.from(kernel.tsOf(seg).subarray(0, docs))).toEqual(Array.from(cols.ts))
+    const flat = new Float64Array(64).fill(1.25)
+    const day = 86_400_000
+    const bounds = Float64Array.from({ length: 64 }, (_, i) => 1 + 0.25 * Math.exp(-(i * 4) / 14))
     for (const floor of [-Infinity, 0.5, 3, 11]) {
       kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
       kernel.edge(1, scale)
-      const n = kernel.cut(m, floor, 1.25)
+      const n = kernel.cut(m, floor, seg, 2e6, 1 / (4 * day), flat)
       expect(Array.from(kernel.out.subarray(0, n))).toEqual(want.filter((d) => !(kernel.acc[d]! * 1.25 < floor)))
+      // By age: in the future, days, weeks and years old, and no time (NaN) at all.
+      for (const now of [0, 3 * day, 30 * day, 900 * day]) {
+        kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
+        kernel.edge(1, scale)
+        const cut = Array.from(kernel.out.subarray(0, kernel.cut(m, floor, seg, now, 1 / (4 * day), bounds)))
+        const step = (t: number): number => (t > 0 ? ((now - t) / (4 * day) >= 0 ? Math.min(63, Math.trunc((now - t) / (4 * day))) : 0) : 63)
+        expect(cut).toEqual(want.filter((d) => !(kernel.acc[d]! * bounds[step(cols.ts[d]!)]! < floor)))
+      }
     }
   })
 })

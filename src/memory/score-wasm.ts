@@ -22,7 +22,7 @@ declare const WebAssembly: {
 
 /** score-wasm-asm.ts's `moduleBytes()`, base64. */
 export const MODULE =
-  'AGFzbQEAAAABPwVgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AFf39/fHwBf2AGf398fHx/AX9gBH9/f38BfwIKAQFtA21lbQIAAAMGBQABAgMEByUFA2FkZAAABmZpbHRlcgABA2N1dAACBGZpbmQAAwVjbGVhcgAECpkKBdcDAwZ/AnwBfyAAIQ5BfyEPQQAhEAJAA0AgECACTg0BIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgD0EBaiASQQF2aiEPIA8gDU8EQEF/DwtEAAAAAAAA8D8hFCASQQFxBEAgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyASuEQAAAAAAAAAQKAhFAsgBiAPQQN0aiEWIBYrAwAhFSAVRAAAAAAAAAAAYQRAIAtFBEAgByAJQQJ0aiAPNgIAIAlBAWohCQUgDyAMSgRAIAkPCyAQQQFqIRAMAgsLIBYgFSADIBSiIBQgBKAgBSAIIA9BAXRqLwEAuKKgo6A5AwAgCgRAIAogD2ogCiAPai0AAEEBajoAAAsgEEEBaiEQDAALCyAOIAFGBH8gCQVBfwsLtgEDA38BfAF/AkADQCANIAFODQEgACANQQJ0aigCACEPIA1BAWohDSAGIAMgD2otAABBD3FqLQAAQQFHDQAgByAEIA9BAXRqLwEAai0AAEEBRw0AIAUgD0EDdGorAwAhECAQIAhjDQAgECAJZg0AIAogDkECdGogDzYCACAOQQFqIQ4gCyACIA9BA3RqKwMAIAyiRAAAAAAA4G9ApKtBAnRqIREgESARKAIAQQFqNgIADAALCyAOC1ABA38CQANAIAUgAU4NASAAIAVBAnRqKAIAIQcgBUEBaiEFIAIgB0EDdGorAwAgBKIgA2MNACAAIAZBAnRqIAc2AgAgBkEBaiEGDAALCyAGC+cDAgF/BHwCQANAIAAgAU8NASAAIAFPBEBBfw8LIAAtAAAhBiAAQQFqIQAgBkH/AHG4IQdEAAAAAAAAYEAhCAJAA0AgBkGAAUkNASAAIAFPBEBBfw8LIAhEAAAAAAAAAENkBEBBfw8LIAAtAAAhBiAAQQFqIQAgByAGQf8AcbggCKKgIQcgCEQAAAAAAABgQKIhCAwACwsgAiAHoCECIAAgAU8EQEF/DwsgAC0AACEGIABBAWohACAGQf8AcbghB0QAAAAAAABgQCEIAkADQCAGQYABSQ0BIAAgAU8EQEF/DwsgCEQAAAAAAAAAQ2QEQEF/DwsgAC0AACEGIABBAWohACAHIAZB/wBxuCAIoqAhByAIRAAAAAAAAGBAoiEIDAALCyAHIQkgACABTwRAQX8PCyAALQAAIQYgAEEBaiEAIAZB/wBxuCEHRAAAAAAAAGBAIQgCQANAIAZBgAFJDQEgACABTwRAQX8PCyAIRAAAAAAAAABDZARAQX8PCyAALQAAIQYgAEEBaiEAIAcgBkH/AHG4IAiioCEHIAhEAAAAAAAAYECiIQgMAAsLIAchCiACIANhBEAgBSAJOQMAIAUgCjkDCCAFIAQ5AxBBAQ8LIAIgA2QEQEEADwsgBCAKoCEEDAALC0EAC0wBAn8CQANAIAQgAU4NASAAIARBAnRqKAIAIQUgBEEBaiEEIAIgBUEDdGpEAAAAAAAAAAA5AwAgAwRAIAMgBWpBADoAAAsMAAsLIAEL'
+  'AGFzbQEAAAABQgVgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AIf39/fH98fH8Bf2AGf398fHx/AX9gBH9/f38BfwIKAQFtA21lbQIAAAMGBQABAgMEByUFA2FkZAAABmZpbHRlcgABA2N1dAACBGZpbmQAAwVjbGVhcgAECvEKBdcDAwZ/AnwBfyAAIQ5BfyEPQQAhEAJAA0AgECACTg0BIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgD0EBaiASQQF2aiEPIA8gDU8EQEF/DwtEAAAAAAAA8D8hFCASQQFxBEAgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyASuEQAAAAAAAAAQKAhFAsgBiAPQQN0aiEWIBYrAwAhFSAVRAAAAAAAAAAAYQRAIAtFBEAgByAJQQJ0aiAPNgIAIAlBAWohCQUgDyAMSgRAIAkPCyAQQQFqIRAMAgsLIBYgFSADIBSiIBQgBKAgBSAIIA9BAXRqLwEAuKKgo6A5AwAgCgRAIAogD2ogCiAPai0AAEEBajoAAAsgEEEBaiEQDAALCyAOIAFGBH8gCQVBfwsLtgEDA38BfAF/AkADQCANIAFODQEgACANQQJ0aigCACEPIA1BAWohDSAGIAMgD2otAABBD3FqLQAAQQFHDQAgByAEIA9BAXRqLwEAai0AAEEBRw0AIAUgD0EDdGorAwAhECAQIAhjDQAgECAJZg0AIAogDkECdGogDzYCACAOQQFqIQ4gCyACIA9BA3RqKwMAIAyiRAAAAAAA4G9ApKtBAnRqIREgESARKAIAQQFqNgIADAALCyAOC6cBAgR/AXwCQANAIAggAU4NASAAIAhBAnRqKAIAIQogCEEBaiEIQT8hCyAEIApBA3RqKwMAIQwgDEQAAAAAAAAAAGQEQCAFIAyhIAaiIQxBACELIAxEAAAAAAAAAABmBEAgDEQAAAAAAIBPQKSrIQsLCyACIApBA3RqKwMAIAcgC0EDdGorAwCiIANjDQAgACAJQQJ0aiAKNgIAIAlBAWohCQwACwsgCQvnAwIBfwR8AkADQCAAIAFPDQEgACABTwRAQX8PCyAALQAAIQYgAEEBaiEAIAZB/wBxuCEHRAAAAAAAAGBAIQgCQANAIAZBgAFJDQEgACABTwRAQX8PCyAIRAAAAAAAAABDZARAQX8PCyAALQAAIQYgAEEBaiEAIAcgBkH/AHG4IAiioCEHIAhEAAAAAAAAYECiIQgMAAsLIAIgB6AhAiAAIAFPBEBBfw8LIAAtAAAhBiAAQQFqIQAgBkH/AHG4IQdEAAAAAAAAYEAhCAJAA0AgBkGAAUkNASAAIAFPBEBBfw8LIAhEAAAAAAAAAENkBEBBfw8LIAAtAAAhBiAAQQFqIQAgByAGQf8AcbggCKKgIQcgCEQAAAAAAABgQKIhCAwACwsgByEJIAAgAU8EQEF/DwsgAC0AACEGIABBAWohACAGQf8AcbghB0QAAAAAAABgQCEIAkADQCAGQYABSQ0BIAAgAU8EQEF/DwsgCEQAAAAAAAAAQ2QEQEF/DwsgAC0AACEGIABBAWohACAHIAZB/wBxuCAIoqAhByAIRAAAAAAAAGBAoiEIDAALCyAHIQogAiADYQRAIAUgCTkDACAFIAo5AwggBSAEOQMQQQEPCyACIANkBEBBAA8LIAQgCqAhBAwACwtBAAtMAQJ/AkADQCAEIAFODQEgACAEQQJ0aigCACEFIARBAWohBCACIAVBA3RqRAAAAAAAAAAAOQMAIAMEQCADIAVqQQA6AAALDAALCyABCw=='
 
 /** A kernel reads lists and columns straight into its memory (segment.ts): no array made and copied per read. */
 export interface Source {
@@ -89,8 +89,12 @@ export interface Kernel {
    * fewer than k passed. The bucket below the k-th's: `acc * scale` rounds, so a bucket's lower edge may be a hair off.
    */
   edge(k: number, scale: number): number
-  /** Keeps in `out[0 .. m)` those whose sum times `boost` reaches `floor`; returns their count. */
-  cut(m: number, floor: number, boost: number): number
+  /**
+   * Keeps in `out[0 .. m)` those whose sum times a bound of their boost reaches `floor`; returns their count. The
+   * bound by age (`seg`'s times, read in): `bounds[i]` for `i` steps (`perStep` steps a ms, 63 at most, and for a
+   * document without a time), `bounds[0]` for one in the future.
+   */
+  cut(m: number, floor: number, seg: Source, now: number, perStep: number, bounds: Float64Array): number
 }
 
 /** Bytes a dictionary block takes at most (64 terms of three varints: 8, 4 and 5 bytes), room to spare. */
@@ -130,7 +134,8 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
   const mask = kinds + n
   const ok = mask + 16 // a project number is a uint16: every one has its byte
   const hist = ok + 65536
-  const result = hist + 256 * 4
+  const boundsAt = hist + 256 * 4
+  const result = boundsAt + 64 * 8
   const dict = result + 3 * 8
   const list = dict + DICT_ROOM
   const pages = Math.ceil((list + maxList + 16) / 65536)
@@ -146,6 +151,8 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
     const okView = new Uint8Array(mem.buffer, ok, 65536)
     const tsView = new Float64Array(mem.buffer, ts, n)
     const resultView = new Float64Array(mem.buffer, result, 3)
+    const boundsView = new Float64Array(mem.buffer, boundsAt, 64)
+    let boundsOf: Float64Array | undefined
     const into = { kinds: bytes.subarray(kinds, kinds + n), projects: bytes.subarray(projects, projects + n * 2), ts: bytes.subarray(ts, ts + n * 8) }
     let okUsed = 0
     // The segment whose column each area holds: read in again only for another one.
@@ -196,7 +203,12 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
         histView.fill(0)
         return edge
       },
-      cut: (m, floor, boost) => cut(out, m, acc, floor, boost),
+      cut: (m, floor, seg, now, perStep, bounds) => {
+        load(seg, 'ts', into.ts)
+        if (bounds !== boundsOf) boundsView.set(bounds.subarray(0, 64))
+        boundsOf = bounds
+        return cut(out, m, acc, floor, ts, now, perStep, boundsAt)
+      },
       acc: new Float64Array(mem.buffer, acc, n),
       touched: new Int32Array(mem.buffer, touched, n),
       matched: withMatched ? new Uint8Array(mem.buffer, matched, n) : undefined,
