@@ -148,7 +148,7 @@ describe('index segments', () => {
         seg.columnInto(column, short)
         expect([...short]).toEqual([...into.subarray(0, 5)])
       }
-      for (const d of [0, 1, 4097, 5999]) {
+      for (const d of [0, 1, 511, 512, 4097, 4098, 5999, 3]) {
         expect(seg.cell('offsets', d)).toBe(whole.offsets[d])
         expect(seg.cell('kinds', d)).toBe(whole.kinds[d])
       }

@@ -26,6 +26,8 @@ export const MAGIC = 0x32534d42 // "BMS2"
 export const MAGIC_V1 = 0x31534d42 // "BMS1"
 /** Terms per dictionary block: a lookup decodes at most this many entries. */
 const BLOCK = 64
+/** Cells of a column read together for one document's value (segment `cell`). */
+const CELL_PAGE = 512
 /** What the first read of a segment asks for: its header and usually all it needs before the dictionary. */
 const FIRST_READ = 64 * 1024
 // Appended only: a segment stores a host as its index here.
@@ -305,46 +307,10 @@ export function openSegment(path: string): Segment {
     const header = parseHeader(first, n, path)
     const L = header.layout
     const { docs, blocks } = header
-    /**
-     * A column: a view of the first read when it holds it, else its own read (sections are 8-byte aligned); or its
-     * bytes read into another array, or one cell of it.
-     */
-    const column = <T extends ArrayBufferView & { readonly [i: number]: number }>(
-      make: new (b: ArrayBuffer, o: number, n: number) => T,
-      at: number,
-      count: number,
-      width: number,
-    ): { get: () => T; into: (into: Uint8Array) => void; cell: (d: number) => number } => {
+    const file: SegmentFile = { path, first, n, readInto, pread }
+    const column = <T extends Cells>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): Column<T> => {
       if (at % width !== 0 || at < 8 || at + count * width > L.dict) throw new SegmentFormatError(`${path}: a damaged index segment`)
-      let made: T | undefined
-      const get = (): T => {
-        if (made === undefined) {
-          if (at + count * width <= n) made = new make(first.buffer, at, count)
-          else {
-            const bytes = pread(at, count * width)
-            made = new make(bytes.buffer as ArrayBuffer, 0, count)
-          }
-        }
-        return made
-      }
-      return {
-        get,
-        // Straight into the kernel's memory: a column of a large segment read into an array of its own, and copied,
-        // cost a cold search more than scoring it (a fresh 400 KB array for each segment's times).
-        into: (into) => {
-          const length = Math.min(count * width, into.length)
-          if (made !== undefined || at + length <= n) into.set(new Uint8Array((made ?? first).buffer, made ? made.byteOffset : at, length))
-          else readInto(at, length, into, 0)
-        },
-        // A hit's place: a few bytes, where reading the whole column cost a fresh 200 KB array per segment with a hit.
-        cell: (d) => {
-          if (!(d >= 0 && d < count)) return undefined as unknown as number
-          if (made !== undefined || at + count * width <= n) return get()[d]!
-          const one = new make(new ArrayBuffer(8), 0, 1)
-          readInto(at + d * width, width, new Uint8Array(one.buffer, 0, width), 0)
-          return one[0]!
-        },
-      }
+      return new Column(file, make, at, count, width)
     }
     const wide = L.offsetWidth === 8
     const ts = column(Float64Array, L.ts, docs, 8)
@@ -386,6 +352,75 @@ export function openSegment(path: string): Segment {
   } catch (e) {
     if (open) closeSync(fd)
     throw e
+  }
+}
+
+type Cells = ArrayBufferView & { readonly [i: number]: number }
+
+/** An open segment file: its first read (`n` bytes of `first`), and reads of the rest. */
+interface SegmentFile {
+  path: string
+  first: Uint8Array
+  n: number
+  readInto: (at: number, length: number, into: Uint8Array, offset: number) => void
+  pread: (at: number, length: number) => Uint8Array
+}
+
+/**
+ * A per-document column of a segment file: a view of the first read when it holds it, else its own read when first
+ * used (sections are 8-byte aligned); or its bytes read into another array, or one cell of it. A class: a segment
+ * opens seven of these, and closures for each cost opening the index more.
+ */
+class Column<T extends Cells> {
+  private made: T | undefined
+  private page: { from: number; cells: number; view: T } | undefined
+
+  constructor(
+    private readonly file: SegmentFile,
+    private readonly make: new (b: ArrayBuffer, o: number, n: number) => T,
+    private readonly at: number,
+    private readonly count: number,
+    private readonly width: number,
+  ) {}
+
+  get(): T {
+    if (this.made === undefined) {
+      const { file, at, count, width } = this
+      if (at + count * width <= file.n) this.made = new this.make(file.first.buffer as ArrayBuffer, at, count)
+      else this.made = new this.make(file.pread(at, count * width).buffer as ArrayBuffer, 0, count)
+    }
+    return this.made
+  }
+
+  /**
+   * Its bytes into `into` (at most its length): straight into the kernel's memory, where a column of a large segment
+   * read into an array of its own, and copied, cost a cold search more than scoring it (400 KB of times a segment).
+   */
+  into(into: Uint8Array): void {
+    const { file, at, made } = this
+    const length = Math.min(this.count * this.width, into.length)
+    if (made !== undefined) into.set(new Uint8Array(made.buffer, made.byteOffset, length))
+    else if (at + length <= file.n) into.set(file.first.subarray(at, at + length))
+    else file.readInto(at, length, into, 0)
+  }
+
+  /**
+   * Document d's value: from a page of the column around it, where reading the whole column cost a fresh 200 KB array
+   * per segment with a hit (orientation's hits, a project's newest, mostly share a page).
+   */
+  cell(d: number): number {
+    const { file, at, count, width } = this
+    if (!(d >= 0 && d < count)) return undefined as unknown as number
+    if (this.made !== undefined || at + count * width <= file.n) return this.get()[d]!
+    let page = this.page
+    if (page === undefined || d < page.from || d >= page.from + page.cells) {
+      const from = d - (d % CELL_PAGE)
+      const cells = Math.min(CELL_PAGE, count - from)
+      const view = new this.make(new ArrayBuffer(cells * width), 0, cells)
+      file.readInto(at + from * width, cells * width, new Uint8Array(view.buffer, 0, cells * width), 0)
+      this.page = page = { from, cells, view }
+    }
+    return page.view[d - page.from]!
   }
 }
 
