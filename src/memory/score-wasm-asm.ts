@@ -241,18 +241,18 @@ function filterBody(): number[] {
 }
 
 /**
- * `cut`: keeps in `out` (in order) the documents whose `acc` times their boost's bound reaches `floor`; returns their
- * count. The bound: `bounds[i]` (64 f64) for an age of `i` steps (`perStep`: steps per ms) up to the last, which also
+ * `cut`: keeps in `out` (in order) the documents of `src` (`out` itself, or `touched` when nothing was filtered)
+ * whose `acc` times their boost's bound reaches `floor`; returns their count. The bound: `bounds[i]` (64 f64) for an age of `i` steps (`perStep`: steps per ms) up to the last, which also
  * takes a document without a time; one in the future takes the first.
  */
 function cutBody(): number[] {
-  const [OUT, M, ACC_, FLOOR, TS, NOW, PER_STEP, BOUNDS, J, W, D_, IDX, X_] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+  const [SRC, OUT, M, ACC_, FLOOR, TS, NOW, PER_STEP, BOUNDS, J, W, D_, IDX, X_] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
   // prettier-ignore
   return [
     BLOCK, EMPTY,
     LOOP, EMPTY,
     ...get(J), ...get(M), I32_GE_S, BR_IF, 1,
-    ...nextOf(OUT, J, D_),
+    ...nextOf(SRC, J, D_),
     ...i32(63), ...set(IDX),
     ...f64At(TS, D_), ...set(X_),
     ...get(X_), ...f64(0), F64_GT, IF, EMPTY,
@@ -268,6 +268,25 @@ function cutBody(): number[] {
     END_OP,
     END_OP,
     ...get(W),
+    END_OP,
+  ]
+}
+
+/** `histogram`: `filter`'s histogram of `touched[0 .. nt)` when no filter applies (every document passes); returns nt. */
+function histogramBody(): number[] {
+  const [TOUCHED_, NT_, ACC_, HIST, SCALE, J, D_, ADDR_] = [0, 1, 2, 3, 4, 5, 6, 7]
+  // prettier-ignore
+  return [
+    BLOCK, EMPTY,
+    LOOP, EMPTY,
+    ...get(J), ...get(NT_), I32_GE_S, BR_IF, 1,
+    ...nextOf(TOUCHED_, J, D_),
+    ...get(HIST), ...f64At(ACC_, D_), ...get(SCALE), F64_MUL, ...f64(255), F64_MIN, I32_TRUNC_F64_U, ...i32(2), I32_SHL, I32_ADD, ...set(ADDR_),
+    ...get(ADDR_), ...get(ADDR_), I32_LOAD, 2, 0, ...i32(1), I32_ADD, I32_STORE, 2, 0,
+    BR, 0,
+    END_OP,
+    END_OP,
+    ...get(NT_),
     END_OP,
   ]
 }
@@ -352,21 +371,22 @@ const code = (locals: number[][], body: number[]): number[] => {
   return [...uleb(all.length), ...all]
 }
 
-/** The module: memory imported as `m.mem` (any size); `add`, `filter`, `cut`, `find` and `clear` exported. */
+/** The module: memory imported as `m.mem` (any size); `add`, `filter`, `cut`, `find`, `clear` and `histogram` exported. */
 export function moduleBytes(): Uint8Array {
   const types = [
     fn([I32, I32, I32, F64, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32]),
     fn([I32, I32, I32, I32, I32, I32, I32, I32, F64, F64, I32, I32, F64]),
-    fn([I32, I32, I32, F64, I32, F64, F64, I32]),
+    fn([I32, I32, I32, I32, F64, I32, F64, F64, I32]),
     fn([I32, I32, F64, F64, F64, I32]),
     fn([I32, I32, I32, I32]),
+    fn([I32, I32, I32, I32, F64]),
   ]
   const imports = [...name('m'), ...name('mem'), 0x02, 0x00, 0]
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec(types)),
     ...section(2, vec([imports])),
-    ...section(3, vec([[0], [1], [2], [3], [4]])),
+    ...section(3, vec([[0], [1], [2], [3], [4], [5]])),
     ...section(
       7,
       vec([
@@ -375,13 +395,14 @@ export function moduleBytes(): Uint8Array {
         [...name('cut'), 0x00, 2],
         [...name('find'), 0x00, 3],
         [...name('clear'), 0x00, 4],
+        [...name('histogram'), 0x00, 5],
       ]),
     ),
     ...section(
       10,
       vec([
         // add: AT..SHIFT i32, TF and A f64, ADDR i32; filter: J, M, D i32, T f64, ADDR i32; cut: J, W, D, IDX i32, X f64;
-        // find: X i32, V, SCALE, DF, LEN f64; clear: J, D i32.
+        // find: X i32, V, SCALE, DF, LEN f64; clear: J, D i32; histogram: J, D, ADDR i32.
         code(
           [
             [...uleb(6), I32],
@@ -413,6 +434,7 @@ export function moduleBytes(): Uint8Array {
           findBody(),
         ),
         code([[...uleb(2), I32]], clearBody()),
+        code([[...uleb(3), I32]], histogramBody()),
       ]),
     ),
   ])

@@ -152,8 +152,21 @@ describe('the WebAssembly filter', () => {
       Infinity,
       scale,
     )
-    expect(Array.from(kernel.out.subarray(0, all))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
+    expect(all).toBe(nt)
+    // Its histogram is the filter's over them all (a time bound that passes every one takes the filter's way), and
+    // the cut takes them from `touched`.
+    const allKinds = new Uint8Array(16).fill(1)
+    const allProjects = Uint8Array.from({ length: 41 }, (_, p) => (p < 40 ? 1 : 0))
+    for (const k of [1, 56, 1000, nt]) {
+      kernel.filter(seg, nt, allKinds, allProjects, -Infinity, Infinity, scale)
+      const fast = kernel.edge(k, scale)
+      expect(kernel.filter(seg, nt, allKinds, allProjects, -1e300, Infinity, scale)).toBe(nt)
+      expect(kernel.edge(k, scale)).toBe(fast)
+    }
+    kernel.filter(seg, nt, allKinds, allProjects, -Infinity, Infinity, scale)
     kernel.edge(1, scale)
+    const n = kernel.cut(nt, -Infinity, seg, 0, 1, new Float64Array(64).fill(1.25))
+    expect(Array.from(kernel.out.subarray(0, n))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
     // And the filters again after that.
     expect(kernel.filter(seg, nt, kindMask, okProject, since, before, scale)).toBe(m)
     expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)

@@ -22,7 +22,7 @@ declare const WebAssembly: {
 
 /** score-wasm-asm.ts's `moduleBytes()`, base64. */
 export const MODULE =
-  'AGFzbQEAAAABQgVgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AIf39/fH98fH8Bf2AGf398fHx/AX9gBH9/f38BfwIKAQFtA21lbQIAAAMGBQABAgMEByUFA2FkZAAABmZpbHRlcgABA2N1dAACBGZpbmQAAwVjbGVhcgAECvEKBdcDAwZ/AnwBfyAAIQ5BfyEPQQAhEAJAA0AgECACTg0BIA4gAU8EQEF/DwsgDi0AACERIA5BAWohDiARQf8AcSESQQchEwJAA0AgEUGAAUkNASAOIAFPBEBBfw8LIBNBHEsEQEF/DwsgDi0AACERIA5BAWohDiASIBFB/wBxIBN0ciESIBNBB2ohEwwACwsgD0EBaiASQQF2aiEPIA8gDU8EQEF/DwtEAAAAAAAA8D8hFCASQQFxBEAgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyASuEQAAAAAAAAAQKAhFAsgBiAPQQN0aiEWIBYrAwAhFSAVRAAAAAAAAAAAYQRAIAtFBEAgByAJQQJ0aiAPNgIAIAlBAWohCQUgDyAMSgRAIAkPCyAQQQFqIRAMAgsLIBYgFSADIBSiIBQgBKAgBSAIIA9BAXRqLwEAuKKgo6A5AwAgCgRAIAogD2ogCiAPai0AAEEBajoAAAsgEEEBaiEQDAALCyAOIAFGBH8gCQVBfwsLtgEDA38BfAF/AkADQCANIAFODQEgACANQQJ0aigCACEPIA1BAWohDSAGIAMgD2otAABBD3FqLQAAQQFHDQAgByAEIA9BAXRqLwEAai0AAEEBRw0AIAUgD0EDdGorAwAhECAQIAhjDQAgECAJZg0AIAogDkECdGogDzYCACAOQQFqIQ4gCyACIA9BA3RqKwMAIAyiRAAAAAAA4G9ApKtBAnRqIREgESARKAIAQQFqNgIADAALCyAOC6cBAgR/AXwCQANAIAggAU4NASAAIAhBAnRqKAIAIQogCEEBaiEIQT8hCyAEIApBA3RqKwMAIQwgDEQAAAAAAAAAAGQEQCAFIAyhIAaiIQxBACELIAxEAAAAAAAAAABmBEAgDEQAAAAAAIBPQKSrIQsLCyACIApBA3RqKwMAIAcgC0EDdGorAwCiIANjDQAgACAJQQJ0aiAKNgIAIAlBAWohCQwACwsgCQvnAwIBfwR8AkADQCAAIAFPDQEgACABTwRAQX8PCyAALQAAIQYgAEEBaiEAIAZB/wBxuCEHRAAAAAAAAGBAIQgCQANAIAZBgAFJDQEgACABTwRAQX8PCyAIRAAAAAAAAABDZARAQX8PCyAALQAAIQYgAEEBaiEAIAcgBkH/AHG4IAiioCEHIAhEAAAAAAAAYECiIQgMAAsLIAIgB6AhAiAAIAFPBEBBfw8LIAAtAAAhBiAAQQFqIQAgBkH/AHG4IQdEAAAAAAAAYEAhCAJAA0AgBkGAAUkNASAAIAFPBEBBfw8LIAhEAAAAAAAAAENkBEBBfw8LIAAtAAAhBiAAQQFqIQAgByAGQf8AcbggCKKgIQcgCEQAAAAAAABgQKIhCAwACwsgByEJIAAgAU8EQEF/DwsgAC0AACEGIABBAWohACAGQf8AcbghB0QAAAAAAABgQCEIAkADQCAGQYABSQ0BIAAgAU8EQEF/DwsgCEQAAAAAAAAAQ2QEQEF/DwsgAC0AACEGIABBAWohACAHIAZB/wBxuCAIoqAhByAIRAAAAAAAAGBAoiEIDAALCyAHIQogAiADYQRAIAUgCTkDACAFIAo5AwggBSAEOQMQQQEPCyACIANkBEBBAA8LIAQgCqAhBAwACwtBAAtMAQJ/AkADQCAEIAFODQEgACAEQQJ0aigCACEFIARBAWohBCACIAVBA3RqRAAAAAAAAAAAOQMAIAMEQCADIAVqQQA6AAALDAALCyABCw=='
+  'AGFzbQEAAAABTAZgDn9/f3x8fH9/f39/f39/AX9gDX9/f39/f39/fHx/f3wBf2AJf39/f3x/fHx/AX9gBn9/fHx8fwF/YAR/f39/AX9gBX9/f398AX8CCgEBbQNtZW0CAAADBwYAAQIDBAUHMQYDYWRkAAAGZmlsdGVyAAEDY3V0AAIEZmluZAADBWNsZWFyAAQJaGlzdG9ncmFtAAUKyQsG1wMDBn8CfAF/IAAhDkF/IQ9BACEQAkADQCAQIAJODQEgDiABTwRAQX8PCyAOLQAAIREgDkEBaiEOIBFB/wBxIRJBByETAkADQCARQYABSQ0BIA4gAU8EQEF/DwsgE0EcSwRAQX8PCyAOLQAAIREgDkEBaiEOIBIgEUH/AHEgE3RyIRIgE0EHaiETDAALCyAPQQFqIBJBAXZqIQ8gDyANTwRAQX8PC0QAAAAAAADwPyEUIBJBAXEEQCAOIAFPBEBBfw8LIA4tAAAhESAOQQFqIQ4gEUH/AHEhEkEHIRMCQANAIBFBgAFJDQEgDiABTwRAQX8PCyATQRxLBEBBfw8LIA4tAAAhESAOQQFqIQ4gEiARQf8AcSATdHIhEiATQQdqIRMMAAsLIBK4RAAAAAAAAABAoCEUCyAGIA9BA3RqIRYgFisDACEVIBVEAAAAAAAAAABhBEAgC0UEQCAHIAlBAnRqIA82AgAgCUEBaiEJBSAPIAxKBEAgCQ8LIBBBAWohEAwCCwsgFiAVIAMgFKIgFCAEoCAFIAggD0EBdGovAQC4oqCjoDkDACAKBEAgCiAPaiAKIA9qLQAAQQFqOgAACyAQQQFqIRAMAAsLIA4gAUYEfyAJBUF/Cwu2AQMDfwF8AX8CQANAIA0gAU4NASAAIA1BAnRqKAIAIQ8gDUEBaiENIAYgAyAPai0AAEEPcWotAABBAUcNACAHIAQgD0EBdGovAQBqLQAAQQFHDQAgBSAPQQN0aisDACEQIBAgCGMNACAQIAlmDQAgCiAOQQJ0aiAPNgIAIA5BAWohDiALIAIgD0EDdGorAwAgDKJEAAAAAADgb0Ckq0ECdGohESARIBEoAgBBAWo2AgAMAAsLIA4LpwECBH8BfAJAA0AgCSACTg0BIAAgCUECdGooAgAhCyAJQQFqIQlBPyEMIAUgC0EDdGorAwAhDSANRAAAAAAAAAAAZARAIAYgDaEgB6IhDUEAIQwgDUQAAAAAAAAAAGYEQCANRAAAAAAAgE9ApKshDAsLIAMgC0EDdGorAwAgCCAMQQN0aisDAKIgBGMNACABIApBAnRqIAs2AgAgCkEBaiEKDAALCyAKC+cDAgF/BHwCQANAIAAgAU8NASAAIAFPBEBBfw8LIAAtAAAhBiAAQQFqIQAgBkH/AHG4IQdEAAAAAAAAYEAhCAJAA0AgBkGAAUkNASAAIAFPBEBBfw8LIAhEAAAAAAAAAENkBEBBfw8LIAAtAAAhBiAAQQFqIQAgByAGQf8AcbggCKKgIQcgCEQAAAAAAABgQKIhCAwACwsgAiAHoCECIAAgAU8EQEF/DwsgAC0AACEGIABBAWohACAGQf8AcbghB0QAAAAAAABgQCEIAkADQCAGQYABSQ0BIAAgAU8EQEF/DwsgCEQAAAAAAAAAQ2QEQEF/DwsgAC0AACEGIABBAWohACAHIAZB/wBxuCAIoqAhByAIRAAAAAAAAGBAoiEIDAALCyAHIQkgACABTwRAQX8PCyAALQAAIQYgAEEBaiEAIAZB/wBxuCEHRAAAAAAAAGBAIQgCQANAIAZBgAFJDQEgACABTwRAQX8PCyAIRAAAAAAAAABDZARAQX8PCyAALQAAIQYgAEEBaiEAIAcgBkH/AHG4IAiioCEHIAhEAAAAAAAAYECiIQgMAAsLIAchCiACIANhBEAgBSAJOQMAIAUgCjkDCCAFIAQ5AxBBAQ8LIAIgA2QEQEEADwsgBCAKoCEEDAALC0EAC0wBAn8CQANAIAQgAU4NASAAIARBAnRqKAIAIQUgBEEBaiEEIAIgBUEDdGpEAAAAAAAAAAA5AwAgAwRAIAMgBWpBADoAAAsMAAsLIAELVwEDfwJAA0AgBSABTg0BIAAgBUECdGooAgAhBiAFQQFqIQUgAyACIAZBA3RqKwMAIASiRAAAAAAA4G9ApKtBAnRqIQcgByAHKAIAQQFqNgIADAALCyABCw=='
 
 /** A kernel reads lists and columns straight into its memory (segment.ts): no array made and copied per read. */
 export interface Source {
@@ -82,7 +82,10 @@ export interface Kernel {
   /** The documents `filter` and `cut` leave, and `filter`'s histogram of scores. */
   out: Int32Array
   hist: Int32Array
-  /** Of `touched[0 .. nt)`, those that pass the filters, into `out` (a segment's columns read in); returns their count. */
+  /**
+   * Of `touched[0 .. nt)`, those that pass the filters, into `out` (a segment's columns read in); returns their count.
+   * With no filter at all, `out` is left as it is and `cut` takes them from `touched`.
+   */
   filter(seg: Source, nt: number, kindMask: Uint8Array, okProject: Uint8Array, since: number, before: number, scale: number): number
   /**
    * A sum at least k of the documents `filter` passed reach (from its histogram, which this clears); -Infinity when
@@ -147,6 +150,9 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
     const cut = instance.exports.cut as (...args: number[]) => number
     const find = instance.exports.find as (...args: number[]) => number
     const clear = instance.exports.clear as (...args: number[]) => number
+    const histogram = instance.exports.histogram as (...args: number[]) => number
+    // Where `cut` takes the documents `filter` passed from: `out`, or `touched` when it passed them all.
+    let passed = out
     const bytes = new Uint8Array(mem.buffer)
     const okView = new Uint8Array(mem.buffer, ok, 65536)
     const tsView = new Float64Array(mem.buffer, ts, n)
@@ -176,9 +182,13 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
         for (let i = 0; i < 16; i++) if (kindMask[i] !== 1) allKinds = false
         let allProjects = true
         for (let p = 0; p + 1 < okProject.length; p++) if (okProject[p] !== 1) allProjects = false
+        const anyTime = since > -Infinity || before < Infinity
+        // No filter (a search of every project, kind and time): the histogram alone, no copy of `touched` into `out`.
+        passed = allKinds && allProjects && !anyTime ? touched : out
+        if (passed === touched) return histogram(touched, nt, acc, hist, scale)
         if (!allKinds) load(seg, 'kinds', into.kinds)
         if (!allProjects) load(seg, 'projects', into.projects)
-        if (since > -Infinity || before < Infinity) load(seg, 'ts', into.ts)
+        if (anyTime) load(seg, 'ts', into.ts)
         bytes.set(kindMask.subarray(0, 16), mask)
         if (allProjects) {
           // Every project number passes (a segment holds no other).
@@ -207,7 +217,7 @@ function freshKernel(most: number, maxList: number, withMatched: boolean): Kerne
         load(seg, 'ts', into.ts)
         if (bounds !== boundsOf) boundsView.set(bounds.subarray(0, 64))
         boundsOf = bounds
-        return cut(out, m, acc, floor, ts, now, perStep, boundsAt)
+        return cut(passed, out, m, acc, floor, ts, now, perStep, boundsAt)
       },
       acc: new Float64Array(mem.buffer, acc, n),
       touched: new Int32Array(mem.buffer, touched, n),
