@@ -39,6 +39,9 @@ export function isUnder(project: string, root: string): boolean {
 
 const named = (project: string, name: string): boolean => {
   const n = name.toLowerCase()
+  // Either name is a part of the path (lower-casing a part between separators gives what it gives in the path): most
+  // projects are ruled out without splitting their paths, which orientation did for each segment's hundred-odd.
+  if (!project.toLowerCase().includes(n)) return false
   return projectName(project).toLowerCase() === n || repoName(project).toLowerCase() === n
 }
 

@@ -14,8 +14,8 @@ import { EVENT_KINDS, type EventKind } from './kinds.js'
 import type { MemoryLayout } from './paths.js'
 import { type ProjectWant, projectMatches } from './projects.js'
 import { EventReader } from './reader.js'
-import { type Segment, findTerm, hostName, placeOf } from './segment.js'
-import { type Kernel, dropKernel, makeKernel } from './score-wasm.js'
+import { type Segment, type TermList, findTerm, hostName, placeOf } from './segment.js'
+import { type Kernel, type Source, dropKernel, makeKernel } from './score-wasm.js'
 import { queryTerms, termHash } from './tokens.js'
 import { TopK } from './top.js'
 
@@ -63,6 +63,8 @@ export const BOOST_DAYS = 14
  */
 function projectsOk(seg: Segment, want: ProjectWant | undefined, seen: Map<string, boolean>): Uint8Array {
   const ok = new Uint8Array(seg.header.projects.length + 1)
+  // No filter: every project passes, without hashing each segment's hundred-odd paths into `seen`.
+  if (want === undefined) return ok.fill(1, 0, seg.header.projects.length)
   seg.header.projects.forEach((p, i) => {
     let yes = seen.get(p)
     if (yes === undefined) seen.set(p, (yes = want === undefined || projectMatches(p, want)))
@@ -81,7 +83,7 @@ interface Term {
   weight: number
   df: number
   counts: boolean
-  lists: ({ df: number; length: number; bytes: Uint8Array } | undefined)[]
+  lists: (TermList | undefined)[]
 }
 
 /**
@@ -177,6 +179,20 @@ function collectRelevant(seg: Columns, si: number, touched: Int32Array, nt: numb
   f.total += total
 }
 
+/** The age steps of the kernel's bounds of the recency boost. */
+const BOUND_STEP = 4 * DAY
+let bounds: Float64Array | undefined
+
+/**
+ * The most a document's recency boost can be at an age of i steps or more, i from 0 to 63, a hair over (Math.exp's
+ * rounding): the kernel's cut keeps only a document whose sum times it reaches the floor. With the largest boost for
+ * all, months-old events at the edge of the top k were offered by the hundred (a broad search's offers cost more
+ * than its filter).
+ */
+function boostBounds(): Float64Array {
+  return (bounds ??= Float64Array.from({ length: 64 }, (_, i) => (1 + BOOST * Math.exp(-(i * BOUND_STEP) / (BOOST_DAYS * DAY))) * (1 + 1e-9)))
+}
+
 /** The kernel's histogram scale for sums below `most`: 256 buckets. */
 const scaleOf = (most: number): number => (most > 0 && Number.isFinite(most) ? 255 / most : 0)
 
@@ -188,7 +204,7 @@ const scaleOf = (most: number): number => (most > 0 && Number.isFinite(most) ? 2
  */
 function collectKernel(
   kernel: Kernel,
-  seg: Columns,
+  seg: Source,
   si: number,
   nt: number,
   acc: Float64Array,
@@ -200,9 +216,9 @@ function collectKernel(
   const scale = scaleOf(most)
   const m = kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
   f.total += m
-  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), 1 + BOOST)
+  const n = kernel.cut(m, Math.max(f.floor, kernel.edge(top.k, scale)), seg, f.now, 1 / BOUND_STEP, boostBounds())
   const { out } = kernel
-  const { ts } = seg
+  const ts = kernel.tsOf(seg)
   const { now } = f
   let floor = f.floor
   for (let j = 0; j < n; j++) {
@@ -215,13 +231,6 @@ function collectKernel(
     if (boosted >= floor) floor = top.offer(boosted, t, si, d)
   }
   f.floor = floor
-}
-
-/** The highest document number of `touched[0 .. nt)` (its own function: a hot loop in `run` would compile all of it). */
-function lastOf(touched: Int32Array, nt: number): number {
-  let last = -1
-  for (let j = 0; j < nt; j++) if (touched[j]! > last) last = touched[j]!
-  return last
 }
 
 /**
@@ -295,7 +304,7 @@ function partialFloor(seg: Segment, touched: Int32Array, nt: number, acc: Float6
  * partialFloor with the kernel: a sum at least k of the touched documents that pass the filters have reached so far
  * (a lower bound of the k-th best, which the boost only raises).
  */
-function partialEdge(kernel: Kernel, seg: Columns, nt: number, okProject: Uint8Array, f: Filters, k: number, most: number): number {
+function partialEdge(kernel: Kernel, seg: Source, nt: number, okProject: Uint8Array, f: Filters, k: number, most: number): number {
   const scale = scaleOf(most)
   kernel.filter(seg, nt, f.kindMask, okProject, f.since, f.before, scale)
   return kernel.edge(k, scale)
@@ -342,8 +351,16 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const wanted = [...words.map((w) => ({ hash: termHash(w, false), word: true })), ...exact.map((t) => ({ hash: termHash(t, true), word: false }))]
   if (docs === 0 || wanted.length === 0) return []
   const avgdl = sumLength / docs
+  // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
+  // collecting hundreds of KB per segment cost more than the scoring.
+  const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
+  // The posting lists are summed by a WebAssembly function (score-wasm.ts: a fresh process runs the JavaScript
+  // loop unoptimised), which also scans the dictionary blocks; the plain way (`exhaustive`, which tests compare with)
+  // keeps the JavaScript loops. No list is longer than its segment's postings.
+  const maxList = segs.reduce((n, seg) => Math.max(n, seg.header.layout.size - seg.header.layout.postings), 0)
+  const kernel = q.exhaustive ? undefined : makeKernel(most, maxList, q.recent === true)
   const terms: Term[] = wanted.map((t) => {
-    const lists = segs.map((s) => findTerm(s, t.hash))
+    const lists = segs.map((s) => findTerm(s, t.hash, kernel?.find))
     const df = lists.reduce((n, l) => n + (l ? l.df : 0), 0)
     const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5))
     // `recent` counts the words (or, for a query of exact tokens only, those) an event holds
@@ -365,13 +382,6 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
   const order = segs.map((_, si) => si)
   if (!q.recent) order.sort((a, b) => bound[b]! - bound[a]! || a - b)
   const seen = new Map<string, boolean>()
-  // One set of per-document arrays for every segment, cleared where a segment touched them: zeroing and
-  // collecting hundreds of KB per segment cost more than the scoring.
-  const most = segs.reduce((n, seg) => Math.max(n, seg.header.docs), 0)
-  // The posting lists are summed by a WebAssembly function (score-wasm.ts: a fresh process runs the JavaScript
-  // loop unoptimised); the plain way (`exhaustive`, which tests compare with) keeps the JavaScript loop.
-  const maxList = terms.reduce((n, t) => t.lists.reduce((m, l) => Math.max(m, l?.length ?? 0), n), 0)
-  const kernel = q.exhaustive ? undefined : makeKernel(most, maxList, q.recent === true)
   const acc = kernel?.acc ?? new Float64Array(most)
   const touched = kernel?.touched ?? new Int32Array(most)
   const matched = kernel ? kernel.matched : q.recent ? new Uint8Array(most) : undefined
@@ -398,7 +408,9 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       // (a score only grows as terms are added).
       let floor = filters.floor
       let upTo = -1
-      if (kernel) kernel.setLengths(seg.lengths)
+      // The highest document touched: each term's pass appends the documents it touches first in document order.
+      let last = -1
+      if (kernel) kernel.loadLengths(seg)
       for (let ti = 0; ti < terms.length; ti++) {
         const t = terms[ti]!
         const list = t.lists[si]
@@ -406,14 +418,16 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
         const only = rest <= floor
         if (only) {
           pruned = true
-          if (upTo < 0) upTo = kernel ? kernel.last(nt) : lastOf(touched, nt)
+          if (upTo < 0) upTo = last
         }
         rest -= t.weight * (1 + BOOST)
         const docs = seg.header.docs
+        const before = nt
         nt = kernel
-          ? kernel.add(list.bytes, list.df, t.weight, norm0, normPer, nt, t.counts, only, upTo, docs)
+          ? kernel.add(seg, list.at, list.length, list.df, t.weight, norm0, normPer, nt, t.counts, only, upTo, docs)
           : addPostings(list, t.weight, seg.lengths, norm0, normPer, acc, touched, nt, t.counts ? matched : undefined, only, upTo)
         if (nt < 0) throw new Error('a damaged posting list')
+        if (nt > before) last = Math.max(last, touched[nt - 1]!)
         // Worked out only while the heap has no floor yet (the first segment), over few documents; past those the
         // kernel's histogram gives a lower bound of it.
         if (!only && floor === -Infinity && rest < Infinity && nt >= k && ti + 1 < terms.length) {
@@ -424,7 +438,9 @@ export async function search(m: MemoryLayout, index: OpenIndex, q: SearchQuery):
       if (matched) collectRecent(seg, si, touched, nt, acc, matched, okProject, filters, top)
       else if (kernel) collectKernel(kernel, seg, si, nt, acc, okProject, filters, top, bound[si]! / (1 + BOOST))
       else collectRelevant(seg, si, touched, nt, acc, okProject, filters, top)
-      clear(touched, nt, acc, matched, seg.header.docs)
+      // The kernel zeroes only what was touched: filling a large segment's 400 KB of sums cost more than the loop.
+      if (kernel) kernel.clear(nt)
+      else clear(touched, nt, acc, matched, seg.header.docs)
     }
     return { top, total: filters.total, pruned }
   }
@@ -469,7 +485,7 @@ function hitsOf(
         const event = reader.read(placeOf(seg, c.doc))
         if (!event || ids.has(event.id)) continue
         ids.add(event.id)
-        hits.push(make(event, hits.length + 1, c.score, hostName(seg.kinds[c.doc]!) ?? event.host))
+        hits.push(make(event, hits.length + 1, c.score, hostName(seg.cell('kinds', c.doc)) ?? event.host))
       }
       if (hits.length >= limit) return hits
       if (pruned) continue // the same k again, every document counted

@@ -4,7 +4,8 @@
  * that they are the same. After an edit here: `npx vitest run src/memory/score-wasm.test.ts` prints the new bytes.
  *
  * The functions, step for step as the JavaScript they stand for (query.ts): `add` is `addPostings`, `filter` the
- * checks of `collectRelevant` with a histogram of sums, `cut` its floor check, `last` is `lastOf`.
+ * checks of `collectRelevant` with a histogram of sums, `cut` its floor check, `clear` is `clear`; `find` is
+ * segment.ts `findTerm`'s scan of a dictionary block.
  */
 
 const I32 = 0x7f
@@ -74,7 +75,7 @@ const EMPTY = 0x40
 const [I32_LOAD8_U, I32_LOAD16_U, F64_LOAD, I32_STORE, F64_STORE, I32_STORE8] = [0x2d, 0x2f, 0x2b, 0x36, 0x39, 0x3a]
 const [I32_EQZ, I32_EQ, I32_LT_U, I32_GT_S, I32_GT_U, I32_GE_S, I32_GE_U] = [0x45, 0x46, 0x49, 0x4a, 0x4b, 0x4e, 0x4f]
 const [I32_ADD, I32_AND, I32_OR, I32_SHL, I32_SHR_U] = [0x6a, 0x71, 0x72, 0x74, 0x76]
-const [F64_EQ, F64_LT, F64_GE, F64_ADD, F64_MUL, F64_DIV, F64_MIN] = [0x61, 0x63, 0x66, 0xa0, 0xa2, 0xa3, 0xa4]
+const [F64_EQ, F64_LT, F64_GT, F64_GE, F64_ADD, F64_SUB, F64_MUL, F64_DIV, F64_MIN] = [0x61, 0x63, 0x64, 0x66, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4]
 const [I32_LOAD, I32_NE, I32_TRUNC_F64_U, F64_CONVERT_I32_U] = [0x28, 0x47, 0xab, 0xb8]
 
 /** Reads one varint into V from AT (X: its last byte); returns -1 past END or past 5 bytes. Depth-neutral. */
@@ -239,16 +240,29 @@ function filterBody(): number[] {
   ]
 }
 
-/** `cut`: keeps in `out` (in order) the documents whose `acc * boost` reaches `floor`; returns their count. */
+/**
+ * `cut`: keeps in `out` (in order) the documents of `src` (`out` itself, or `touched` when nothing was filtered)
+ * whose `acc` times their boost's bound reaches `floor`; returns their count. The bound: `bounds[i]` (64 f64) for an age of `i` steps (`perStep`: steps per ms) up to the last, which also
+ * takes a document without a time; one in the future takes the first.
+ */
 function cutBody(): number[] {
-  const [OUT, M, ACC_, FLOOR, BOOSTED, J, W, D_] = [0, 1, 2, 3, 4, 5, 6, 7]
+  const [SRC, OUT, M, ACC_, FLOOR, TS, NOW, PER_STEP, BOUNDS, J, W, D_, IDX, X_] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
   // prettier-ignore
   return [
     BLOCK, EMPTY,
     LOOP, EMPTY,
     ...get(J), ...get(M), I32_GE_S, BR_IF, 1,
-    ...nextOf(OUT, J, D_),
-    ...f64At(ACC_, D_), ...get(BOOSTED), F64_MUL, ...get(FLOOR), F64_LT, BR_IF, 0,
+    ...nextOf(SRC, J, D_),
+    ...i32(63), ...set(IDX),
+    ...f64At(TS, D_), ...set(X_),
+    ...get(X_), ...f64(0), F64_GT, IF, EMPTY,
+    ...get(NOW), ...get(X_), F64_SUB, ...get(PER_STEP), F64_MUL, ...set(X_),
+    ...i32(0), ...set(IDX),
+    ...get(X_), ...f64(0), F64_GE, IF, EMPTY,
+    ...get(X_), ...f64(63), F64_MIN, I32_TRUNC_F64_U, ...set(IDX),
+    END_OP,
+    END_OP,
+    ...f64At(ACC_, D_), ...get(BOUNDS), ...get(IDX), ...i32(3), I32_SHL, I32_ADD, F64_LOAD, 3, 0, F64_MUL, ...get(FLOOR), F64_LT, BR_IF, 0,
     ...push(OUT, W, D_),
     BR, 0,
     END_OP,
@@ -258,21 +272,95 @@ function cutBody(): number[] {
   ]
 }
 
-/** `last`: the highest of `touched[0 .. nt)`, -1 for none (query.ts `lastOf`). */
-function lastBody(): number[] {
-  const [TOUCHED_, NT_, J, D_, LAST] = [0, 1, 2, 3, 4]
+/** `histogram`: `filter`'s histogram of `touched[0 .. nt)` when no filter applies (every document passes); returns nt. */
+function histogramBody(): number[] {
+  const [TOUCHED_, NT_, ACC_, HIST, SCALE, J, D_, ADDR_] = [0, 1, 2, 3, 4, 5, 6, 7]
   // prettier-ignore
   return [
-    ...i32(-1), ...set(LAST),
     BLOCK, EMPTY,
     LOOP, EMPTY,
     ...get(J), ...get(NT_), I32_GE_S, BR_IF, 1,
     ...nextOf(TOUCHED_, J, D_),
-    ...get(D_), ...get(LAST), I32_GT_S, IF, EMPTY, ...get(D_), ...set(LAST), END_OP,
+    ...get(HIST), ...f64At(ACC_, D_), ...get(SCALE), F64_MUL, ...f64(255), F64_MIN, I32_TRUNC_F64_U, ...i32(2), I32_SHL, I32_ADD, ...set(ADDR_),
+    ...get(ADDR_), ...get(ADDR_), I32_LOAD, 2, 0, ...i32(1), I32_ADD, I32_STORE, 2, 0,
     BR, 0,
     END_OP,
     END_OP,
-    ...get(LAST),
+    ...get(NT_),
+    END_OP,
+  ]
+}
+
+/**
+ * `find`: segment.ts `findTerm`'s scan of one dictionary block (`ptr .. end`, whose first hash is `h` and first
+ * postings offset `at`) for the hash `want`; per term, varints of the hash's distance from the previous, its
+ * document count and its postings' length, summed in doubles as the JavaScript's ByteReader does. Found: its count,
+ * length and postings offset as three f64 at `result`, returns 1; absent: 0; bytes the JavaScript would reject: -1.
+ */
+function findBody(): number[] {
+  const [PTR, END_, H, WANT, AT_, RESULT, X_, V_, SCALE, DF_, LEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+  /** ByteReader.varint into V_: at most 8 bytes (it rejects a scale past 2^49), -1 past `end`. */
+  // prettier-ignore
+  const varint = (): number[] => [
+    ...get(PTR), ...get(END_), I32_GE_U, IF, EMPTY, ...RETURN_DAMAGED, END_OP,
+    ...get(PTR), I32_LOAD8_U, 0, 0, ...set(X_),
+    ...get(PTR), ...i32(1), I32_ADD, ...set(PTR),
+    ...get(X_), ...i32(0x7f), I32_AND, F64_CONVERT_I32_U, ...set(V_),
+    ...f64(128), ...set(SCALE),
+    BLOCK, EMPTY,
+    LOOP, EMPTY,
+    ...get(X_), ...i32(0x80), I32_LT_U, BR_IF, 1,
+    ...get(PTR), ...get(END_), I32_GE_U, IF, EMPTY, ...RETURN_DAMAGED, END_OP,
+    ...get(SCALE), ...f64(2 ** 49), F64_GT, IF, EMPTY, ...RETURN_DAMAGED, END_OP,
+    ...get(PTR), I32_LOAD8_U, 0, 0, ...set(X_),
+    ...get(PTR), ...i32(1), I32_ADD, ...set(PTR),
+    ...get(V_), ...get(X_), ...i32(0x7f), I32_AND, F64_CONVERT_I32_U, ...get(SCALE), F64_MUL, F64_ADD, ...set(V_),
+    ...get(SCALE), ...f64(128), F64_MUL, ...set(SCALE),
+    BR, 0,
+    END_OP,
+    END_OP,
+  ]
+  // prettier-ignore
+  return [
+    BLOCK, EMPTY,
+    LOOP, EMPTY,
+    ...get(PTR), ...get(END_), I32_GE_U, BR_IF, 1,
+    ...varint(), ...get(H), ...get(V_), F64_ADD, ...set(H),
+    ...varint(), ...get(V_), ...set(DF_),
+    ...varint(), ...get(V_), ...set(LEN),
+    ...get(H), ...get(WANT), F64_EQ, IF, EMPTY,
+    ...get(RESULT), ...get(DF_), F64_STORE, 3, 0,
+    ...get(RESULT), ...get(LEN), F64_STORE, 3, 8,
+    ...get(RESULT), ...get(AT_), F64_STORE, 3, 16,
+    ...i32(1), RETURN,
+    END_OP,
+    ...get(H), ...get(WANT), F64_GT, IF, EMPTY, ...i32(0), RETURN, END_OP,
+    ...get(AT_), ...get(LEN), F64_ADD, ...set(AT_),
+    BR, 0,
+    END_OP,
+    END_OP,
+    ...i32(0),
+    END_OP,
+  ]
+}
+
+/** `clear`: zeroes `acc` (and `matched`, when not 0) at the documents of `touched[0 .. nt)` (query.ts `clear`). */
+function clearBody(): number[] {
+  const [TOUCHED_, NT_, ACC_, MATCHED_, J, D_] = [0, 1, 2, 3, 4, 5]
+  // prettier-ignore
+  return [
+    BLOCK, EMPTY,
+    LOOP, EMPTY,
+    ...get(J), ...get(NT_), I32_GE_S, BR_IF, 1,
+    ...nextOf(TOUCHED_, J, D_),
+    ...get(ACC_), ...get(D_), ...i32(3), I32_SHL, I32_ADD, ...f64(0), F64_STORE, 3, 0,
+    ...get(MATCHED_), IF, EMPTY,
+    ...get(MATCHED_), ...get(D_), I32_ADD, ...i32(0), I32_STORE8, 0, 0,
+    END_OP,
+    BR, 0,
+    END_OP,
+    END_OP,
+    ...get(NT_),
     END_OP,
   ]
 }
@@ -283,33 +371,38 @@ const code = (locals: number[][], body: number[]): number[] => {
   return [...uleb(all.length), ...all]
 }
 
-/** The module: memory imported as `m.mem` (any size); `add`, `filter`, `cut` and `last` exported. */
+/** The module: memory imported as `m.mem` (any size); `add`, `filter`, `cut`, `find`, `clear` and `histogram` exported. */
 export function moduleBytes(): Uint8Array {
   const types = [
     fn([I32, I32, I32, F64, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32]),
     fn([I32, I32, I32, I32, I32, I32, I32, I32, F64, F64, I32, I32, F64]),
-    fn([I32, I32, I32, F64, F64]),
-    fn([I32, I32]),
+    fn([I32, I32, I32, I32, F64, I32, F64, F64, I32]),
+    fn([I32, I32, F64, F64, F64, I32]),
+    fn([I32, I32, I32, I32]),
+    fn([I32, I32, I32, I32, F64]),
   ]
   const imports = [...name('m'), ...name('mem'), 0x02, 0x00, 0]
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec(types)),
     ...section(2, vec([imports])),
-    ...section(3, vec([[0], [1], [2], [3]])),
+    ...section(3, vec([[0], [1], [2], [3], [4], [5]])),
     ...section(
       7,
       vec([
         [...name('add'), 0x00, 0],
         [...name('filter'), 0x00, 1],
         [...name('cut'), 0x00, 2],
-        [...name('last'), 0x00, 3],
+        [...name('find'), 0x00, 3],
+        [...name('clear'), 0x00, 4],
+        [...name('histogram'), 0x00, 5],
       ]),
     ),
     ...section(
       10,
       vec([
-        // add: AT..SHIFT i32, TF and A f64, ADDR i32; filter: J, M, D i32, T f64, ADDR i32; cut: J, W, D i32.
+        // add: AT..SHIFT i32, TF and A f64, ADDR i32; filter: J, M, D i32, T f64, ADDR i32; cut: J, W, D, IDX i32, X f64;
+        // find: X i32, V, SCALE, DF, LEN f64; clear: J, D i32; histogram: J, D, ADDR i32.
         code(
           [
             [...uleb(6), I32],
@@ -326,8 +419,22 @@ export function moduleBytes(): Uint8Array {
           ],
           filterBody(),
         ),
-        code([[...uleb(3), I32]], cutBody()),
-        code([[...uleb(3), I32]], lastBody()),
+        code(
+          [
+            [...uleb(4), I32],
+            [...uleb(1), F64],
+          ],
+          cutBody(),
+        ),
+        code(
+          [
+            [...uleb(1), I32],
+            [...uleb(4), F64],
+          ],
+          findBody(),
+        ),
+        code([[...uleb(2), I32]], clearBody()),
+        code([[...uleb(3), I32]], histogramBody()),
       ]),
     ),
   ])

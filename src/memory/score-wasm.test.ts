@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { ByteWriter, encodePostings } from './codec.js'
 import { addPostings } from './query.js'
-import { MODULE, makeKernel } from './score-wasm.js'
+import { type ColumnName, MODULE, type Source, makeKernel } from './score-wasm.js'
 import { moduleBytes } from './score-wasm-asm.js'
+
+/** A kernel's source over `file` (bytes as a segment file would hold them) and columns held in arrays. */
+function source(file: Uint8Array, columns: Partial<Record<ColumnName, ArrayBufferView>> = {}): Source {
+  return {
+    readInto: (at, length, into, offset) => into.set(file.subarray(at, at + length), offset),
+    columnInto: (name, into) => {
+      const v = columns[name]!
+      into.set(new Uint8Array(v.buffer, v.byteOffset, Math.min(v.byteLength, into.length)))
+    },
+  }
+}
 
 function random(seed: number): () => number {
   let s = seed >>> 0
@@ -42,7 +53,7 @@ describe('the WebAssembly scoring loop', () => {
         const matched = recent ? new Uint8Array(docs + 3) : undefined
         kernel!.acc.fill(0)
         kernel!.matched?.fill(0)
-        kernel!.setLengths(lengths)
+        kernel!.loadLengths(source(new Uint8Array(0), { lengths }))
         let nt = 0
         let nk = 0
         let upTo = -1
@@ -51,12 +62,16 @@ describe('the WebAssembly scoring loop', () => {
           if (only && upTo < 0) upTo = Math.floor(docs * 0.8) - 1
           const weight = 1 + rnd() * 9
           nt = addPostings(l, weight, lengths, 0.3, 0.9 / 321.7, acc, touched, nt, i !== 1 ? matched : undefined, only, upTo)
-          nk = kernel!.add(l.bytes, l.df, weight, 0.3, 0.9 / 321.7, nk, i !== 1, only, upTo, docs)
+          nk = kernel!.add(source(l.bytes), 0, l.length, l.df, weight, 0.3, 0.9 / 321.7, nk, i !== 1, only, upTo, docs)
           expect(nk).toBe(nt)
         })
         expect(Array.from(kernel!.touched.subarray(0, nk))).toEqual(Array.from(touched.subarray(0, nt)))
         expect(Array.from(kernel!.acc.subarray(0, docs))).toEqual(Array.from(acc.subarray(0, docs)))
         if (matched) expect(Array.from(kernel!.matched!.subarray(0, docs))).toEqual(Array.from(matched.subarray(0, docs)))
+        // What it touched, cleared: the next segment starts from zero.
+        kernel!.clear(nk)
+        expect(kernel!.acc.every((x) => x === 0)).toBe(true)
+        if (matched) expect(kernel!.matched!.every((x) => x === 0)).toBe(true)
       }
     }
   })
@@ -66,7 +81,7 @@ describe('the WebAssembly scoring loop', () => {
     const l = list(rnd, 3000, 0.2)
     const kernel = makeKernel(3000, l.length, false)!
     const lengths = new Uint16Array(3000).fill(10)
-    kernel.setLengths(lengths)
+    kernel.loadLengths(source(new Uint8Array(0), { lengths }))
     const js = (df: number, bytes: Uint8Array): number =>
       addPostings({ df, bytes }, 1, lengths, 0.3, 0.01, new Float64Array(3000), new Int32Array(3000), 0, undefined, false, -1)
     for (const [df, bytes] of [
@@ -75,25 +90,27 @@ describe('the WebAssembly scoring loop', () => {
     ] as const) {
       expect(js(df, bytes)).toBe(-1)
       kernel.acc.fill(0)
-      expect(kernel.add(bytes, df, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
+      expect(kernel.add(source(bytes), 0, bytes.length, df, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
     }
     // A document past the segment's end, and a varint longer than five bytes.
     kernel.acc.fill(0)
-    expect(kernel.add(Uint8Array.of(0xfe, 0x7f), 1, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
-    expect(kernel.add(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01), 1, 1, 0.3, 0.01, 0, false, false, -1, 3000)).toBe(-1)
+    const bad = (b: Uint8Array): number => kernel.add(source(b), 0, b.length, 1, 1, 0.3, 0.01, 0, false, false, -1, 3000)
+    expect(bad(Uint8Array.of(0xfe, 0x7f))).toBe(-1)
+    expect(bad(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01))).toBe(-1)
   })
 })
 
 describe('the WebAssembly filter', () => {
-  it('passes the documents collectRelevant passes, cuts at a floor k of them reach, finds the last', () => {
+  it('passes the documents collectRelevant passes, cuts at a floor k of them reach', () => {
     const rnd = random(11)
     const docs = 20_000
     const kernel = makeKernel(docs, 16, false)!
-    const seg = {
+    const cols = {
       kinds: Uint8Array.from({ length: docs }, () => Math.floor(rnd() * 11) | (Math.floor(rnd() * 3) << 4)),
       projects: Uint16Array.from({ length: docs }, () => Math.floor(rnd() * 40)),
       ts: Float64Array.from({ length: docs }, (_, d) => (d % 97 === 0 ? NaN : 1000 + Math.floor(rnd() * 1e6))),
     }
+    const seg = source(new Uint8Array(0), cols)
     const kindMask = Uint8Array.from({ length: 16 }, () => (rnd() < 0.7 ? 1 : 0))
     const okProject = Uint8Array.from({ length: 39 }, () => (rnd() < 0.6 ? 1 : 0)) // project 39 has no byte: not ok
     const most = 12.5
@@ -107,8 +124,8 @@ describe('the WebAssembly filter', () => {
     const since = 200_000
     const before = 900_000
     const want = Array.from(kernel.touched.subarray(0, nt)).filter((d) => {
-      const t = seg.ts[d]!
-      return kindMask[seg.kinds[d]! & 0x0f] === 1 && okProject[seg.projects[d]!] === 1 && !(t < since || t >= before)
+      const t = cols.ts[d]!
+      return kindMask[cols.kinds[d]! & 0x0f] === 1 && okProject[cols.projects[d]!] === 1 && !(t < since || t >= before)
     })
     const scale = 255 / most
     const m = kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
@@ -135,19 +152,42 @@ describe('the WebAssembly filter', () => {
       Infinity,
       scale,
     )
-    expect(Array.from(kernel.out.subarray(0, all))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
+    expect(all).toBe(nt)
+    // Its histogram is the filter's over them all (a time bound that passes every one takes the filter's way), and
+    // the cut takes them from `touched`.
+    const allKinds = new Uint8Array(16).fill(1)
+    const allProjects = Uint8Array.from({ length: 41 }, (_, p) => (p < 40 ? 1 : 0))
+    for (const k of [1, 56, 1000, nt]) {
+      kernel.filter(seg, nt, allKinds, allProjects, -Infinity, Infinity, scale)
+      const fast = kernel.edge(k, scale)
+      expect(kernel.filter(seg, nt, allKinds, allProjects, -1e300, Infinity, scale)).toBe(nt)
+      expect(kernel.edge(k, scale)).toBe(fast)
+    }
+    kernel.filter(seg, nt, allKinds, allProjects, -Infinity, Infinity, scale)
     kernel.edge(1, scale)
+    const n = kernel.cut(nt, -Infinity, seg, 0, 1, new Float64Array(64).fill(1.25))
+    expect(Array.from(kernel.out.subarray(0, n))).toEqual(Array.from(kernel.touched.subarray(0, nt)))
     // And the filters again after that.
     expect(kernel.filter(seg, nt, kindMask, okProject, since, before, scale)).toBe(m)
     expect(Array.from(kernel.out.subarray(0, m))).toEqual(want)
     kernel.edge(1, scale)
-    expect(kernel.last(nt)).toBe(Math.max(...kernel.touched.subarray(0, nt)))
-    expect(kernel.last(0)).toBe(-1)
+    expect(Array.from(kernel.tsOf(seg).subarray(0, docs))).toEqual(Array.from(cols.ts))
+    const flat = new Float64Array(64).fill(1.25)
+    const day = 86_400_000
+    const bounds = Float64Array.from({ length: 64 }, (_, i) => 1 + 0.25 * Math.exp(-(i * 4) / 14))
     for (const floor of [-Infinity, 0.5, 3, 11]) {
       kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
       kernel.edge(1, scale)
-      const n = kernel.cut(m, floor, 1.25)
+      const n = kernel.cut(m, floor, seg, 2e6, 1 / (4 * day), flat)
       expect(Array.from(kernel.out.subarray(0, n))).toEqual(want.filter((d) => !(kernel.acc[d]! * 1.25 < floor)))
+      // By age: in the future, days, weeks and years old, and no time (NaN) at all.
+      for (const now of [0, 3 * day, 30 * day, 900 * day]) {
+        kernel.filter(seg, nt, kindMask, okProject, since, before, scale)
+        kernel.edge(1, scale)
+        const cut = Array.from(kernel.out.subarray(0, kernel.cut(m, floor, seg, now, 1 / (4 * day), bounds)))
+        const step = (t: number): number => (t > 0 ? ((now - t) / (4 * day) >= 0 ? Math.min(63, Math.trunc((now - t) / (4 * day))) : 0) : 63)
+        expect(cut).toEqual(want.filter((d) => !(kernel.acc[d]! * bounds[step(cols.ts[d]!)]! < floor)))
+      }
     }
   })
 })

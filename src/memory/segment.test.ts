@@ -6,6 +6,7 @@ import { decodePostings } from './codec.js'
 import type { SearchEvent } from './events.js'
 import type { LoggedEvent } from './log.js'
 import { allTerms, findTerm, hostName, kindOf, openSegment, placeOf, segmentFromBuffer, type Segment } from './segment.js'
+import { makeKernel } from './score-wasm.js'
 import { buildSegment, mergeSegments } from './segment-build.js'
 import { termHash, termsOf } from './tokens.js'
 
@@ -89,6 +90,39 @@ describe('index segments', () => {
     expect(all.every((t, i) => i === 0 || t.hash > all[i - 1]!.hash)).toBe(true)
   })
 
+  it("finds with the kernel's scan of a dictionary block what the JavaScript finds, and leaves damaged bytes to it", () => {
+    const texts = Array.from({ length: 600 }, (_, i) => `word${i} shared w${i % 7}x and term${i * 3} term${i * 3 + 1}`)
+    const seg = segmentFromBuffer(buildSegment(logged(texts.map((t, i) => event(i, t))), { segment: 0, offset: 0 }, { segment: 0, offset: 1 }))
+    const L = seg.header.layout
+    const kernel = makeKernel(seg.header.docs, L.size - L.postings, false)!
+    const plain = (hash: number) => {
+      const t = findTerm(seg, hash)
+      return t && { df: t.df, length: t.length, at: t.at, bytes: [...t.bytes] }
+    }
+    const scanned = (hash: number) => {
+      const t = findTerm(seg, hash, kernel.find)
+      return t && { df: t.df, length: t.length, at: t.at, bytes: [...t.bytes] }
+    }
+    const hashes = [...allTerms(seg)].map((t) => t.hash)
+    for (const h of hashes) expect(scanned(h)).toEqual(plain(h))
+    // Absent: before the first term, between two, past the last.
+    for (const h of [0, hashes[0]! - 1, hashes[100]! + 1, hashes[hashes.length - 1]! + 1]) {
+      expect(plain(h)).toBeUndefined()
+      expect(scanned(h)).toBeUndefined()
+    }
+    // A block the JavaScript rejects (a varint past the block's end, one of nine bytes), or too long for the kernel's
+    // room: left to the JavaScript, which says what is wrong.
+    const bytesOf = (b: Uint8Array) => ({ readInto: (at: number, n: number, into: Uint8Array, o: number) => into.set(b.subarray(at, at + n), o) })
+    const src = { ...bytesOf(Uint8Array.of(0x05, 0x81)), columnInto: () => undefined }
+    expect(kernel.find(src, 0, 2, 100, 105, 0)).toBeUndefined()
+    const long = { ...bytesOf(Uint8Array.of(0x00, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x01)), columnInto: () => undefined }
+    expect(kernel.find(long, 0, 10, 100, 105, 0)).toBeUndefined()
+    expect(kernel.find(src, 0, 1 << 20, 100, 105, 0)).toBeUndefined()
+    const fine = { ...bytesOf(Uint8Array.of(0x00, 0x02, 0x07, 0x05, 0x01, 0x04)), columnInto: () => undefined }
+    expect(kernel.find(fine, 0, 6, 100, 105, 40)).toEqual({ df: 1, length: 4, at: 47 })
+    expect(kernel.find(fine, 0, 6, 100, 104, 40)).toBeNull()
+  })
+
   it('reads the columns of a segment larger than its first read on first use, as the whole file holds them', () => {
     const texts = Array.from({ length: 6000 }, (_, i) => `word${i} shared w${i % 7}x`)
     const bytes = buildSegment(
@@ -103,7 +137,24 @@ describe('index segments', () => {
     try {
       expect(seg.header.layout.ts).toBeLessThan(64 * 1024) // the first column starts in the first read, the rest past it
       expect(seg.header.layout.kinds).toBeGreaterThan(64 * 1024)
+      // Read into another array (the kernel's memory), and cell by cell, before and after the column is read whole.
+      for (const column of ['ts', 'lengths', 'projects', 'kinds'] as const) {
+        const into = new Uint8Array(whole[column].byteLength + 8)
+        seg.columnInto(column, into)
+        expect([...into.subarray(0, whole[column].byteLength)]).toEqual([
+          ...new Uint8Array(whole[column].buffer, whole[column].byteOffset, whole[column].byteLength),
+        ])
+        const short = new Uint8Array(5)
+        seg.columnInto(column, short)
+        expect([...short]).toEqual([...into.subarray(0, 5)])
+      }
+      for (const d of [0, 1, 511, 512, 4097, 4098, 5999, 3]) {
+        expect(seg.cell('offsets', d)).toBe(whole.offsets[d])
+        expect(seg.cell('kinds', d)).toBe(whole.kinds[d])
+      }
+      expect(seg.cell('kinds', 6000)).toBeUndefined()
       for (const column of ['ts', 'offsets', 'lengths', 'projects', 'kinds', 'skip', 'skipAt'] as const) expect([...seg[column]]).toEqual([...whole[column]])
+      expect(seg.cell('kinds', 5999)).toBe(whole.kinds[5999])
       expect(seg.ts).toBe(seg.ts) // read once
       expect(postings(seg, 'word5999')).toEqual({ docs: [5999], tfs: [1] })
     } finally {

@@ -26,6 +26,8 @@ export const MAGIC = 0x32534d42 // "BMS2"
 export const MAGIC_V1 = 0x31534d42 // "BMS1"
 /** Terms per dictionary block: a lookup decodes at most this many entries. */
 const BLOCK = 64
+/** Cells of a column read together for one document's value (segment `cell`). */
+const CELL_PAGE = 512
 /** What the first read of a segment asks for: its header and usually all it needs before the dictionary. */
 const FIRST_READ = 64 * 1024
 // Appended only: a segment stores a host as its index here.
@@ -84,8 +86,16 @@ export interface Segment {
   skipAt: Uint32Array
   /** `length` bytes of the file from `at`. */
   read(at: number, length: number): Uint8Array
+  /** `length` bytes of the file from `at`, into `into` from `offset` (the scoring kernel's memory: score-wasm.ts). */
+  readInto(at: number, length: number, into: Uint8Array, offset: number): void
+  /** A per-document column's bytes, into `into` (at most its length), without making the column's own array. */
+  columnInto(name: ColumnName, into: Uint8Array): void
+  /** Document `d`'s value in a column, read alone unless the column is at hand (a search reads its few hits). */
+  cell(name: 'offsets' | 'kinds', d: number): number
   close(): void
 }
+
+export type ColumnName = 'ts' | 'lengths' | 'projects' | 'kinds'
 
 /** What a segment is made of before encoding: the per-document columns and the sorted terms with their postings. */
 export interface SegmentParts {
@@ -217,7 +227,7 @@ export class LegacySegment extends Error {
 }
 
 /** Typed-array views of a segment's columns and block table in `head` (its bytes from 0 up to the dictionary). */
-function viewsOf(header: SegmentHeader, head: ArrayBuffer, path: string): Omit<Segment, 'header' | 'read' | 'close'> {
+function viewsOf(header: SegmentHeader, head: ArrayBuffer, path: string): Omit<Segment, 'header' | 'read' | 'readInto' | 'columnInto' | 'cell' | 'close'> {
   const L = header.layout
   const { docs, blocks } = header
   const view = <T>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): T => {
@@ -251,10 +261,17 @@ export function segmentFromBuffer(buf: Uint8Array, path = 'segment'): Segment {
   const header = parseHeader(own, own.length, path)
   if (header.layout.size > own.length) throw new SegmentFormatError(`${path}: the index segment is cut short`)
   const head = own.byteOffset === 0 && own.buffer.byteLength === own.length ? own.buffer : own.slice().buffer
+  const views = viewsOf(header, head as ArrayBuffer, path)
   return {
     header,
-    ...viewsOf(header, head as ArrayBuffer, path),
+    ...views,
     read: (at, length) => own.subarray(at, at + length),
+    readInto: (at, length, into, offset) => into.set(own.subarray(at, at + length), offset),
+    columnInto: (name, into) => {
+      const v = views[name]
+      into.set(new Uint8Array(v.buffer, v.byteOffset, Math.min(v.byteLength, into.length)))
+    },
+    cell: (name, d) => views[name][d]!,
     close: () => undefined,
   }
 }
@@ -268,14 +285,17 @@ export function segmentFromBuffer(buf: Uint8Array, path = 'segment'): Segment {
 export function openSegment(path: string): Segment {
   const fd = openSync(path, 'r')
   let open = true
-  const pread = (at: number, length: number): Uint8Array => {
-    const out = new Uint8Array(length)
+  const readInto = (at: number, length: number, into: Uint8Array, offset: number): void => {
     let got = 0
     while (got < length) {
-      const n = readSync(fd, out, got, length - got, at + got)
+      const n = readSync(fd, into, offset + got, length - got, at + got)
       if (n <= 0) throw new SegmentFormatError(`${path}: the index segment is cut short`)
       got += n
     }
+  }
+  const pread = (at: number, length: number): Uint8Array => {
+    const out = new Uint8Array(length)
+    readInto(at, length, out, 0)
     return out
   }
   try {
@@ -287,20 +307,10 @@ export function openSegment(path: string): Segment {
     const header = parseHeader(first, n, path)
     const L = header.layout
     const { docs, blocks } = header
-    /** A column: a view of the first read when it holds it, else its own read (sections are 8-byte aligned). */
-    const column = <T>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): (() => T) => {
+    const file: SegmentFile = { path, first, n, readInto, pread }
+    const column = <T extends Cells>(make: new (b: ArrayBuffer, o: number, n: number) => T, at: number, count: number, width: number): Column<T> => {
       if (at % width !== 0 || at < 8 || at + count * width > L.dict) throw new SegmentFormatError(`${path}: a damaged index segment`)
-      let made: T | undefined
-      return () => {
-        if (made === undefined) {
-          if (at + count * width <= n) made = new make(first.buffer, at, count)
-          else {
-            const bytes = pread(at, count * width)
-            made = new make(bytes.buffer as ArrayBuffer, 0, count)
-          }
-        }
-        return made
-      }
+      return new Column(file, make, at, count, width)
     }
     const wide = L.offsetWidth === 8
     const ts = column(Float64Array, L.ts, docs, 8)
@@ -308,28 +318,32 @@ export function openSegment(path: string): Segment {
     const lengths = column(Uint16Array, L.lengths, docs, 2)
     const projects = column(Uint16Array, L.projects, docs, 2)
     const kinds = column(Uint8Array, L.kinds, docs, 1)
-    const skip = column(Float64Array, L.skip, blocks, 8)()
-    const skipAt = column(Uint32Array, L.skipAt, blocks * 2, 4)()
+    const skip = column(Float64Array, L.skip, blocks, 8).get()
+    const skipAt = column(Uint32Array, L.skipAt, blocks * 2, 4).get()
+    const columns = { ts, lengths, projects, kinds }
     return {
       header,
       get ts() {
-        return ts()
+        return ts.get()
       },
       get offsets() {
-        return offsets()
+        return offsets.get()
       },
       get lengths() {
-        return lengths()
+        return lengths.get()
       },
       get projects() {
-        return projects()
+        return projects.get()
       },
       get kinds() {
-        return kinds()
+        return kinds.get()
       },
       skip,
       skipAt,
       read: pread,
+      readInto,
+      columnInto: (name, into) => columns[name].into(into),
+      cell: (name, d) => (name === 'offsets' ? offsets : kinds).cell(d),
       close: () => {
         if (open) closeSync(fd)
         open = false
@@ -338,6 +352,75 @@ export function openSegment(path: string): Segment {
   } catch (e) {
     if (open) closeSync(fd)
     throw e
+  }
+}
+
+type Cells = ArrayBufferView & { readonly [i: number]: number }
+
+/** An open segment file: its first read (`n` bytes of `first`), and reads of the rest. */
+interface SegmentFile {
+  path: string
+  first: Uint8Array
+  n: number
+  readInto: (at: number, length: number, into: Uint8Array, offset: number) => void
+  pread: (at: number, length: number) => Uint8Array
+}
+
+/**
+ * A per-document column of a segment file: a view of the first read when it holds it, else its own read when first
+ * used (sections are 8-byte aligned); or its bytes read into another array, or one cell of it. A class: a segment
+ * opens seven of these, and closures for each cost opening the index more.
+ */
+class Column<T extends Cells> {
+  private made: T | undefined
+  private page: { from: number; cells: number; view: T } | undefined
+
+  constructor(
+    private readonly file: SegmentFile,
+    private readonly make: new (b: ArrayBuffer, o: number, n: number) => T,
+    private readonly at: number,
+    private readonly count: number,
+    private readonly width: number,
+  ) {}
+
+  get(): T {
+    if (this.made === undefined) {
+      const { file, at, count, width } = this
+      if (at + count * width <= file.n) this.made = new this.make(file.first.buffer as ArrayBuffer, at, count)
+      else this.made = new this.make(file.pread(at, count * width).buffer as ArrayBuffer, 0, count)
+    }
+    return this.made
+  }
+
+  /**
+   * Its bytes into `into` (at most its length): straight into the kernel's memory, where a column of a large segment
+   * read into an array of its own, and copied, cost a cold search more than scoring it (400 KB of times a segment).
+   */
+  into(into: Uint8Array): void {
+    const { file, at, made } = this
+    const length = Math.min(this.count * this.width, into.length)
+    if (made !== undefined) into.set(new Uint8Array(made.buffer, made.byteOffset, length))
+    else if (at + length <= file.n) into.set(file.first.subarray(at, at + length))
+    else file.readInto(at, length, into, 0)
+  }
+
+  /**
+   * Document d's value: from a page of the column around it, where reading the whole column cost a fresh 200 KB array
+   * per segment with a hit (orientation's hits, a project's newest, mostly share a page).
+   */
+  cell(d: number): number {
+    const { file, at, count, width } = this
+    if (!(d >= 0 && d < count)) return undefined as unknown as number
+    if (this.made !== undefined || at + count * width <= file.n) return this.get()[d]!
+    let page = this.page
+    if (page === undefined || d < page.from || d >= page.from + page.cells) {
+      const from = d - (d % CELL_PAGE)
+      const cells = Math.min(CELL_PAGE, count - from)
+      const view = new this.make(new ArrayBuffer(cells * width), 0, cells)
+      file.readInto(at + from * width, cells * width, new Uint8Array(view.buffer, 0, cells * width), 0)
+      this.page = page = { from, cells, view }
+    }
+    return page.view[d - page.from]!
   }
 }
 
@@ -352,11 +435,47 @@ function readRest(fd: number, from: number): Buffer[] {
   }
 }
 
+/** A term's postings in a segment: its document count, the bytes of its list (read on first use), their length and offset. */
+export interface TermList {
+  df: number
+  length: number
+  /** Where its postings start in the file. */
+  at: number
+  bytes: Uint8Array
+}
+
 /**
- * A term's postings in `seg`: its document count, the bytes of its list (read on first use) and their length;
- * undefined when the segment lacks it.
+ * The scan of one dictionary block that `findTerm` does in JavaScript, done by the scoring kernel (score-wasm.ts
+ * `find`): the place found, null when absent, undefined to leave the block to the JavaScript.
  */
-export function findTerm(seg: Segment, hash: number): { df: number; length: number; bytes: Uint8Array } | undefined {
+export type BlockScan = (
+  seg: Segment,
+  at: number,
+  length: number,
+  first: number,
+  hash: number,
+  postAt: number,
+) => { df: number; length: number; at: number } | null | undefined
+
+function termList(seg: Segment, df: number, length: number, from: number): TermList {
+  let bytes: Uint8Array | undefined
+  return {
+    df,
+    length,
+    at: from,
+    // Read when first asked for: a search passes over most segments of a common term knowing only its count.
+    get bytes() {
+      return (bytes ??= seg.read(from, length))
+    },
+  }
+}
+
+/**
+ * A term's postings in `seg`; undefined when the segment lacks it. With `scan` (the kernel's), the dictionary block is
+ * scanned there: a fresh process decoding a block's varints in JavaScript cost a broad search about 5 million
+ * instructions (24 lookups, each some 30 terms of three varints, run by the interpreter).
+ */
+export function findTerm(seg: Segment, hash: number, scan?: BlockScan): TermList | undefined {
   const { skip, skipAt } = seg
   let lo = 0
   let hi = skip.length - 1
@@ -372,6 +491,10 @@ export function findTerm(seg: Segment, hash: number): { df: number; length: numb
   const L = seg.header.layout
   const start = skipAt[b * 2]!
   const end = b + 1 < skip.length ? skipAt[b * 2 + 2]! : L.dictLength
+  if (scan) {
+    const found = scan(seg, L.dict + start, end - start, skip[b]!, hash, skipAt[b * 2 + 1]!)
+    if (found !== undefined) return found === null ? undefined : termList(seg, found.df, found.length, L.postings + found.at)
+  }
   const r = new ByteReader(seg.read(L.dict + start, end - start))
   let h = skip[b]!
   let at = skipAt[b * 2 + 1]!
@@ -379,18 +502,7 @@ export function findTerm(seg: Segment, hash: number): { df: number; length: numb
     h += r.varint()
     const df = r.varint()
     const length = r.varint()
-    if (h === hash) {
-      // Read when first asked for: a search passes over most segments of a common term knowing only its count.
-      const from = L.postings + at
-      let bytes: Uint8Array | undefined
-      return {
-        df,
-        length,
-        get bytes() {
-          return (bytes ??= seg.read(from, length))
-        },
-      }
-    }
+    if (h === hash) return termList(seg, df, length, L.postings + at)
     if (h > hash) return undefined
     at += length
   }
@@ -403,8 +515,8 @@ export function placeOf(seg: Segment, d: number): { segment: number; offset: num
   let r = runs.length - 1
   while (r > 0 && runs[r]!.first > d) r--
   const run = runs[r]!
-  const offset = seg.offsets[d]!
-  const next = d + 1 < seg.header.docs && (r + 1 >= runs.length || runs[r + 1]!.first > d + 1) ? seg.offsets[d + 1]! : run.end
+  const offset = seg.cell('offsets', d)
+  const next = d + 1 < seg.header.docs && (r + 1 >= runs.length || runs[r + 1]!.first > d + 1) ? seg.cell('offsets', d + 1) : run.end
   return { segment: run.segment, offset, length: Math.max(0, next - offset) }
 }
 
