@@ -485,7 +485,7 @@ function hitsOf(
         const event = reader.read(placeOf(seg, c.doc))
         if (!event || ids.has(event.id)) continue
         ids.add(event.id)
-        hits.push(make(event, hits.length + 1, c.score, hostName(seg.cell('kinds', c.doc)) ?? event.host))
+        hits.push(make(event, hits.length + 1, c.score, hostName(seg.cell('kinds', c.doc)!) ?? event.host))
       }
       if (hits.length >= limit) return hits
       if (pruned) continue // the same k again, every document counted

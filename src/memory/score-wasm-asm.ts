@@ -188,33 +188,38 @@ const push = (base: number, n: number, d: number): number[] => [
 /** `f64[base + d * 8]`. */
 const f64At = (base: number, d: number): number[] => [...get(base), ...get(d), ...i32(3), I32_SHL, I32_ADD, F64_LOAD, 3, 0]
 
+/** Adds one to the histogram's bucket (u32 at `hist`) of document d's sum: its sum times `scale`, at most 255. */
+const bump = (hist: number, acc: number, d: number, scale: number, addr: number): number[] => [
+  ...get(hist),
+  ...f64At(acc, d),
+  ...get(scale),
+  F64_MUL,
+  ...f64(255),
+  F64_MIN,
+  I32_TRUNC_F64_U,
+  ...i32(2),
+  I32_SHL,
+  I32_ADD,
+  ...set(addr),
+  ...get(addr),
+  ...get(addr),
+  I32_LOAD,
+  2,
+  0,
+  ...i32(1),
+  I32_ADD,
+  I32_STORE,
+  2,
+  0,
+]
+
 /**
  * `filter`: the touched documents that pass the filters (query.ts `collectRelevant`'s checks), in order, into
  * `out`; each counted in a histogram of 256 buckets of `acc * scale` (the last bucket takes the rest). Returns their count.
  */
 function filterBody(): number[] {
-  const [TOUCHED_, NT_, ACC_, KINDS, PROJECTS, TS, MASK, OK, SINCE, BEFORE, OUT, HIST, SCALE, J, M, D_, T, ADDR_] = Array.from(
-    { length: 18 },
-    (_, i) => i,
-  ) as number[] as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
+  const [TOUCHED_, NT_, ACC_, KINDS, PROJECTS, TS, MASK, OK, SINCE, BEFORE, OUT, HIST, SCALE, J, M, D_, T, ADDR_] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
   ]
   // prettier-ignore
   return [
@@ -230,8 +235,7 @@ function filterBody(): number[] {
     ...get(T), ...get(SINCE), F64_LT, BR_IF, 0,
     ...get(T), ...get(BEFORE), F64_GE, BR_IF, 0,
     ...push(OUT, M, D_),
-    ...get(HIST), ...f64At(ACC_, D_), ...get(SCALE), F64_MUL, ...f64(255), F64_MIN, I32_TRUNC_F64_U, ...i32(2), I32_SHL, I32_ADD, ...set(ADDR_),
-    ...get(ADDR_), ...get(ADDR_), I32_LOAD, 2, 0, ...i32(1), I32_ADD, I32_STORE, 2, 0,
+    ...bump(HIST, ACC_, D_, SCALE, ADDR_),
     BR, 0,
     END_OP,
     END_OP,
@@ -281,8 +285,7 @@ function histogramBody(): number[] {
     LOOP, EMPTY,
     ...get(J), ...get(NT_), I32_GE_S, BR_IF, 1,
     ...nextOf(TOUCHED_, J, D_),
-    ...get(HIST), ...f64At(ACC_, D_), ...get(SCALE), F64_MUL, ...f64(255), F64_MIN, I32_TRUNC_F64_U, ...i32(2), I32_SHL, I32_ADD, ...set(ADDR_),
-    ...get(ADDR_), ...get(ADDR_), I32_LOAD, 2, 0, ...i32(1), I32_ADD, I32_STORE, 2, 0,
+    ...bump(HIST, ACC_, D_, SCALE, ADDR_),
     BR, 0,
     END_OP,
     END_OP,

@@ -90,8 +90,8 @@ export interface Segment {
   readInto(at: number, length: number, into: Uint8Array, offset: number): void
   /** A per-document column's bytes, into `into` (at most its length), without making the column's own array. */
   columnInto(name: ColumnName, into: Uint8Array): void
-  /** Document `d`'s value in a column, read alone unless the column is at hand (a search reads its few hits). */
-  cell(name: 'offsets' | 'kinds', d: number): number
+  /** Document `d`'s value in a column, read alone unless the column is at hand (a search reads its few hits); undefined past the last. */
+  cell(name: 'offsets' | 'kinds', d: number): number | undefined
   close(): void
 }
 
@@ -271,7 +271,7 @@ export function segmentFromBuffer(buf: Uint8Array, path = 'segment'): Segment {
       const v = views[name]
       into.set(new Uint8Array(v.buffer, v.byteOffset, Math.min(v.byteLength, into.length)))
     },
-    cell: (name, d) => views[name][d]!,
+    cell: (name, d) => views[name][d],
     close: () => undefined,
   }
 }
@@ -408,9 +408,9 @@ class Column<T extends Cells> {
    * Document d's value: from a page of the column around it, where reading the whole column cost a fresh 200 KB array
    * per segment with a hit (orientation's hits, a project's newest, mostly share a page).
    */
-  cell(d: number): number {
+  cell(d: number): number | undefined {
     const { file, at, count, width } = this
-    if (!(d >= 0 && d < count)) return undefined as unknown as number
+    if (!(d >= 0 && d < count)) return undefined
     if (this.made !== undefined || at + count * width <= file.n) return this.get()[d]!
     let page = this.page
     if (page === undefined || d < page.from || d >= page.from + page.cells) {
@@ -515,8 +515,8 @@ export function placeOf(seg: Segment, d: number): { segment: number; offset: num
   let r = runs.length - 1
   while (r > 0 && runs[r]!.first > d) r--
   const run = runs[r]!
-  const offset = seg.cell('offsets', d)
-  const next = d + 1 < seg.header.docs && (r + 1 >= runs.length || runs[r + 1]!.first > d + 1) ? seg.cell('offsets', d + 1) : run.end
+  const offset = seg.cell('offsets', d)!
+  const next = d + 1 < seg.header.docs && (r + 1 >= runs.length || runs[r + 1]!.first > d + 1) ? seg.cell('offsets', d + 1)! : run.end
   return { segment: run.segment, offset, length: Math.max(0, next - offset) }
 }
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import type { LedgerFacts, PathFacts } from '../snapshot/ledger.js'
-import { type Stamp, fileStamp, fileStampNow, sameStamp } from '../store/fs.js'
+import { type Stamp, fileStampNow, sameStamp } from '../store/fs.js'
 import { type GitInfo, commonDir, gitDir } from './git.js'
 
 export interface LedgerMemo {
@@ -14,10 +14,6 @@ export interface LedgerMemo {
   key: [string, string | null, Stamp, Stamp]
   /** Each checked path with its stamp then and its facts (null: left unmarked). */
   files: [string, Stamp, PathFacts | null][]
-}
-
-async function stamp(path: string): Promise<Stamp> {
-  return fileStamp(path).catch(() => null)
 }
 
 /** The key of a check of the repository at `root` now; undefined outside a repository or without a HEAD. */
@@ -28,7 +24,7 @@ export async function ledgerKey(root: string, git: GitInfo, since: string | unde
   const common = (await commonDir(dir)) ?? dir
   // The reflog ledger.ts reads for where the branch stood when the session began.
   const log = git.branch !== undefined ? join(common, 'logs', 'refs', 'heads', git.branch) : join(dir, 'logs', 'HEAD')
-  return [git.head, since ?? null, await stamp(join(dir, 'index')), await stamp(log)]
+  return [git.head, since ?? null, fileStampNow(join(dir, 'index')), fileStampNow(log)]
 }
 
 export const pathStamps = (root: string, paths: string[]): Stamp[] => paths.map((p) => fileStampNow(join(root, p)))
