@@ -3,7 +3,7 @@
  * Codex rollout in a fake CODEX_HOME (the sandbox's homes, never the real ones).
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -272,6 +272,37 @@ describe.skipIf(!CORPUS_PRESENT)('the events log', () => {
     expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
     expect(readFileSync(segment, 'utf8')).not.toContain('half a wri')
     expect(ids(sb).length).toBe(before + 1)
+  })
+
+  it('recovers an index build killed before its manifest: every event indexed once, no file of the dead build left', async () => {
+    const sb = await world(SMALL)
+    expect((await cli(sb, 'index', '--backfill')).code).toBe(0)
+    const commit = 'ebe393e feat(strategy): add auto-summarise at commit time'
+    const before = await searchJson(sb, 'auto-summarise at commit time', '--kind', 'commit')
+    expect(before[0].snippet).toBe(commit)
+    const index = join(sb.env.BOOKMARK_HOME!, 'memory', 'index')
+    const manifestFile = join(index, 'manifest.json')
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { segments: { file: string; from: unknown }[]; upTo: unknown }
+    expect(manifest.segments).toHaveLength(1)
+    const piece = manifest.segments[0]!
+    // What a first build killed after writing its piece, and another killed while writing one, leave: the manifest of
+    // before (nothing indexed), the piece's file unlisted, a segment temp file, and no stamp (written last, at the end).
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, segments: [], upTo: piece.from }))
+    rmSync(join(index, 'caught-up.json'))
+    const temp = `${piece.file}.4242.0123abcd.tmp`
+    writeFileSync(join(index, temp), 'half a segm')
+
+    const after = await searchJson(sb, 'auto-summarise at commit time', '--kind', 'commit')
+    expect(after.map((h) => h.id)).toEqual(before.map((h) => h.id))
+    const rebuilt = JSON.parse(readFileSync(manifestFile, 'utf8')) as typeof manifest
+    expect(rebuilt.upTo).toEqual(manifest.upTo)
+    expect(rebuilt.segments).toHaveLength(1)
+    expect(rebuilt.segments[0]!.file).not.toBe(piece.file)
+    expect(readdirSync(index).filter((f) => f.startsWith('seg-'))).toEqual([rebuilt.segments[0]!.file])
+    const status = await cli(sb, 'index', '--status')
+    expect(status.code).toBe(0)
+    expect(status.stdout).toContain(`Index: ${ids(sb).length} events in 1 segments from `)
+    expect(status.stdout).not.toContain('not indexed yet')
   })
 
   it('resumes a backfill killed midway without a duplicate event', async () => {

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readdir, unlink } from '../shared/fsp.js'
-import { atomicWrite } from '../store/atomic.js'
+import { TEMP_SUFFIX, atomicWrite } from '../store/atomic.js'
 import { randomHex } from '../shared/random.js'
 import { writeJson } from '../store/files.js'
 import { type LogPosition, type LogState, type MemoryLayout, comparePosition, readEvents, readLogState } from './log.js'
@@ -79,7 +79,8 @@ export async function catchUpIndex(m: MemoryLayout, rebuild = false): Promise<In
     }
   }
   if (manifest.segments.length > MAX_SEGMENTS) run.merged = await mergeSmall(m, manifest)
-  if (rebuild || run.merged > 0 || run.converted > 0) await removeStray(m, await readManifest(m))
+  // After any build: a build killed before its manifest named its piece left the file unlisted, or half written.
+  if (rebuild || run.added > 0 || run.merged > 0 || run.converted > 0) await removeStray(m, await readManifest(m))
   return run
 }
 
@@ -148,11 +149,16 @@ async function mergeSmall(m: MemoryLayout, manifest: Manifest): Promise<number> 
   return merged.length
 }
 
-/** Segment files no manifest names (a build killed before its manifest, segments merged away). */
+/**
+ * Segment files no manifest names (a build killed before its manifest, segments merged away) and segment temp files
+ * (a build killed while writing one). Called under the memory lock, which every build holds: none is being written.
+ */
 async function removeStray(m: MemoryLayout, manifest: Manifest): Promise<void> {
   const keep = new Set(manifest.segments.map((s) => s.file))
   for (const name of await readdir(m.index).catch(() => [] as string[])) {
-    if (/^seg-.*\.bin$/.test(name) && !keep.has(name)) await unlink(join(m.index, name)).catch(() => undefined)
+    if (!name.startsWith('seg-')) continue
+    const stray = name.endsWith('.bin') ? !keep.has(name) : TEMP_SUFFIX.test(name) && name.includes('.bin.')
+    if (stray) await unlink(join(m.index, name)).catch(() => undefined)
   }
 }
 
