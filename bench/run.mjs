@@ -268,7 +268,7 @@ export function stopTurnCase(ctx, w, { id, label, args, nextTurn, payload = (rep
   })
 }
 
-export function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe = true, args, payload, prepare, after, note }) {
+export function restoreCase(ctx, { id, label, w, cwd, budget, probe = true, args, payload, prepare, after, note }) {
   const env = budget === DEFAULT_BUDGET ? w.env : { ...w.env, BOOKMARK_RESTORE_BUDGET: String(budget) }
   const chars = []
   const row = hookCase(ctx, {
@@ -290,7 +290,7 @@ export function restoreCase(ctx, { id, label, w, cwd, budget, budgetKey, probe =
     },
     notes: () => `injects ${Math.max(...chars)} characters (budget ${budget})${note ? `; ${note}` : ''}`,
   })
-  ctx.budgets.push({ budget: budgetKey ?? budget, label, chars: Math.max(...chars) })
+  ctx.budgets.push({ budget, label, chars: Math.max(...chars) })
   return row
 }
 

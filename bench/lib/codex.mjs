@@ -221,7 +221,6 @@ export function codexCases(ctx, { hookCase, restoreCase, stopTurnCase, unchanged
     label: `Codex restore, startup (${name})`,
     w,
     budget,
-    budgetKey: 'codex',
     args: CODEX_ARGS,
     payload: codexStartPayload(w),
     note: 'the answer the last capture prepared, after the line saying it supersedes earlier ones',

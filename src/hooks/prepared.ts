@@ -87,8 +87,14 @@ export async function preparedTextOf(bookmarkHome: string, id: string, now: Date
   return r.ok && r.value.value.text !== null && now.getTime() < r.value.value.validUntil ? r.value.value.text : undefined
 }
 
-/** The host's answer that injects `text` at session start; nothing for no text. */
-export function wrapRestore(host: Host, text: string | null | undefined): unknown | undefined {
+/** The host's answer that injects `text` at session start, within `budget` characters in all; nothing for no text. */
+export function wrapRestore(host: Host, text: string | null | undefined, budget?: number): unknown | undefined {
   if (text === undefined || text === null || text.trim() === '') return undefined
-  return host.inject('restore', text)
+  return host.inject('restore', text, budget)
+}
+
+/** The budget of what a SessionStart of `ctx` injects: the compact one after a compaction in a project. */
+export function restoreBudgetOf(ctx: Pick<HookContext, 'event' | 'homeScope' | 'cfg'>): number {
+  const { config } = ctx.cfg.resolved
+  return ctx.event.source === 'compact' && !ctx.homeScope ? config.compactBudget : config.restoreBudget
 }

@@ -18,7 +18,7 @@ import type { Snapshot } from '../snapshot/model.js'
 import { Project } from '../repo/project.js'
 import { ensureState } from '../store/state-write.js'
 import { StoreReader } from '../store/reader.js'
-import { PREPARED_VERSION, preparedTextOf, restoreKey } from './prepared.js'
+import { PREPARED_VERSION, preparedTextOf, restoreBudgetOf, restoreKey } from './prepared.js'
 import { forget, remember } from './remembered.js'
 import type { CaptureResult } from '../capture/capture.js'
 import type { HookContext } from './run.js'
@@ -97,8 +97,7 @@ async function latestSnapshot(store: StoreReader, sessionId?: string, known?: Sn
 /** What SessionStart injects, computed now: redacted and within the budget (undefined: nothing). */
 export async function restoreHookText(ctx: HookContext): Promise<string | undefined> {
   const text = await restoreText(ctx)
-  const { config } = ctx.cfg.resolved
-  const budget = ctx.event.source === 'compact' && !ctx.homeScope ? config.compactBudget : config.restoreBudget
+  const budget = restoreBudgetOf(ctx)
   // The narrative was written by the model, not by our store: redact before it reaches the context.
   return text === undefined ? undefined : cutToBudget(redact(text), budget)
 }

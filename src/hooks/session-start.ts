@@ -5,7 +5,7 @@
  */
 import { stateOf } from '../store/state.js'
 import { noteRestore } from '../store/stats.js'
-import { preparedRestore, wrapRestore } from './prepared.js'
+import { preparedRestore, restoreBudgetOf, wrapRestore } from './prepared.js'
 import type { HookContext } from './run.js'
 
 export async function restoreHookBody(ctx: HookContext): Promise<unknown | undefined> {
@@ -14,7 +14,7 @@ export async function restoreHookBody(ctx: HookContext): Promise<unknown | undef
   const prepared = await preparedRestore(ctx)
   const text = prepared ? prepared.text : await (await import('./restore.js')).restoreHookText(ctx)
   await noteRestoreGiven(ctx, text, ctx.event.source)
-  return wrapRestore(ctx.host, text)
+  return wrapRestore(ctx.host, text, restoreBudgetOf(ctx))
 }
 
 /** Notes a restore given in the project's figures (not one outside any project: that one is the pointer's project's). */

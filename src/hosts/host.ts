@@ -59,8 +59,11 @@ export interface Host {
   readPayload(text: string, truncated: boolean): { event: HostEvent; notes: string[] }
   /** Nobody is at the keyboard (`claude -p`, an SDK, CI): asking the model to write a handoff would replace its answer. */
   headless(env: NodeJS.ProcessEnv): boolean
-  /** The hook's answer that gives the model `text` as context. */
-  inject(hook: InjectingHook, text: string): object
+  /**
+   * The hook's answer that gives the model `text` as context. `budget`: the most characters that context may hold
+   * with the host's own lines (Codex's restore says it supersedes earlier ones); `text` is within it already.
+   */
+  inject(hook: InjectingHook, text: string, budget?: number): object
   /** The Stop hook's answer that keeps the model going with `reason`. */
   block(reason: string): object
   /** How a request to the model names the tool it writes a file with ("your Write tool", "apply_patch"). */

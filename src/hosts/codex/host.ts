@@ -28,15 +28,21 @@ export function withinBytes(text: string, bytes: number): string {
   return out
 }
 
+/** The restore after the line saying it supersedes earlier ones, both within `budget` characters. */
+export function superseding(text: string, budget?: number): string {
+  const room = budget === undefined ? text.length : budget - SUPERSEDES.length - 2
+  return `${SUPERSEDES}\n\n${cutToBudget(text, room)}`
+}
+
 export const codexHost: Host = {
   id: 'codex',
   name: 'Codex CLI',
   readPayload: readClaudePayload,
   // Codex tells a hook nothing of `codex exec` (no variable, the same payload fields): its command line does.
   headless: () => codexHeadless(),
-  inject: (hook, text) =>
+  inject: (hook, text, budget) =>
     hook === 'restore'
-      ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: withinBytes(`${SUPERSEDES}\n\n${text}`, CODEX_CONTEXT_BYTES) } }
+      ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: withinBytes(superseding(text, budget), CODEX_CONTEXT_BYTES) } }
       : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: withinBytes(text, CODEX_CONTEXT_BYTES) } },
   // Never `hookSpecificOutput` on Stop: Codex rejects it and does not continue.
   block: (reason) => ({ decision: 'block', reason }),
