@@ -58,6 +58,10 @@
     const cache = cacheDir(fs, join, create)
     const modules = new Map()
     const fresh = []
+    // Registered only when there is a cache to write: most runs only read theirs.
+    const keep = (entry) => {
+      if (fresh.push(entry) === 1) process.on('exit', () => writeCaches(fs, join, cache, fresh))
+    }
     const load = (file) => {
       const known = modules.get(file)
       if (known) return known.exports
@@ -65,12 +69,11 @@
       modules.set(file, module)
       const filename = join(dist, file)
       const source = fs.readFileSync(filename, 'utf8')
-      const fn = compile(fs, filename, source, cache, fresh)
+      const fn = compile(fs, filename, source, cache, keep)
       const req = (id) => (id.startsWith('./') ? load(id.slice(2)) : require(id))
       fn.call(module.exports, module.exports, req, module, filename, dist)
       return module.exports
     }
-    if (cache) process.on('exit', () => writeCaches(fs, join, cache, fresh))
     return load
   }
 
@@ -91,8 +94,8 @@
     }
   }
 
-  /** The module function of `source`, compiled with the cached code when there is a valid cache for it. */
-  function compile(fs, filename, source, cache, fresh) {
+  /** The module function of `source`, compiled with the cached code when there is a valid cache for it; `keep` takes a cache to write. */
+  function compile(fs, filename, source, cache, keep) {
     const { Script } = require('node:vm')
     let key
     let cachedData
@@ -114,7 +117,7 @@
     }
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, ...(cachedData ? { cachedData } : {}) })
     const used = cachedData !== undefined && !script.cachedDataRejected
-    if (key && (!used || runs < CACHE_RUNS)) fresh.push({ key, script, runs: used ? runs + 1 : 1, prefix: key.slice(0, key.indexOf('.cjs.') + 5) })
+    if (key && (!used || runs < CACHE_RUNS)) keep({ key, script, runs: used ? runs + 1 : 1, prefix: key.slice(0, key.indexOf('.cjs.') + 5) })
     return script.runInThisContext()
   }
 
