@@ -56,7 +56,9 @@ export function buildProgram(io: Io): Command {
   const program = new Command()
   program
     .name('bookmark')
-    .description('Session continuity for Claude Code: captures each session into .bookmark/ and hands it to the next one.')
+    .description(
+      'Session continuity for AI coding agents (Claude Code, Codex CLI, Gemini CLI): captures each session into .bookmark/ and hands it to the next one.',
+    )
     .version(io.version, '-v, --version')
     .showHelpAfterError('(run `bookmark --help` for usage)')
 
