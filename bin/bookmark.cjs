@@ -123,7 +123,6 @@
 
   /** Writes the caches that were missing or are still growing (atomically), and removes older ones of the same bundle file. */
   function writeCaches(fs, join, cache, fresh) {
-    if (fresh.length === 0) return
     try {
       if (!cache.exists) {
         fs.mkdirSync(cache.home, { recursive: true, mode: 0o700 })

@@ -88,7 +88,7 @@ export async function preparedTextOf(bookmarkHome: string, id: string, now: Date
 }
 
 /** The host's answer that injects `text` at session start, within `budget` characters in all; nothing for no text. */
-export function wrapRestore(host: Host, text: string | null | undefined, budget?: number): unknown | undefined {
+export function wrapRestore(host: Host, text: string | null | undefined, budget: number): unknown | undefined {
   if (text === undefined || text === null || text.trim() === '') return undefined
   return host.inject('restore', text, budget)
 }
