@@ -31,6 +31,9 @@ beforeEach(async () => {
 
 const LINE = (hook: string): string => `${[process.execPath, '-e', GUARD, BIN].map(shellQuote).join(' ')} ${hook} --host codex`
 
+/** The context a Codex hook answer injects. */
+const contextOf = (stdout: string): string => (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+
 /** Runs `hook` as Codex does: its hooks.json command line through `bash -c`, in the session's folder. */
 function codexRuns(hook: string, payload: object, env: NodeJS.ProcessEnv = sb.env): { stdout: string; stderr: string } {
   const stdout = execFileSync('/bin/bash', ['-c', LINE(hook)], { cwd: project, env, input: JSON.stringify(payload), encoding: 'utf8' })
@@ -134,10 +137,8 @@ describe.skipIf(!existsSync(ROLLOUT) || !existsSync(CLAUDE))('hooks run as Codex
 
   it('keeps the restore with its superseding line within the restore budget', async () => {
     codexRuns('stop', stop(false))
-    const full = codexRuns('restore', start('startup')).stdout
-    expect((JSON.parse(full) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.length).toBeGreaterThan(600)
-    const out = codexRuns('restore', start('startup'), { ...sb.env, BOOKMARK_RESTORE_BUDGET: '600' }).stdout
-    const text = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext
+    expect(contextOf(codexRuns('restore', start('startup')).stdout).length).toBeGreaterThan(600)
+    const text = contextOf(codexRuns('restore', start('startup'), { ...sb.env, BOOKMARK_RESTORE_BUDGET: '600' }).stdout)
     expect(text.length).toBeLessThanOrEqual(600)
     expect(text.split('\n').slice(0, 3)).toEqual([SUPERSEDES, '', '# Bookmark: continuing work in `proj`'])
   })

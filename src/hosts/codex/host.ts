@@ -29,7 +29,7 @@ export function withinBytes(text: string, bytes: number): string {
 }
 
 /** The restore after the line saying it supersedes earlier ones, both within `budget` characters. */
-export function superseding(text: string, budget?: number): string {
+function superseding(text: string, budget?: number): string {
   const room = budget === undefined ? text.length : budget - SUPERSEDES.length - 2
   return `${SUPERSEDES}\n\n${cutToBudget(text, room)}`
 }
